@@ -1,0 +1,64 @@
+# feeds: the two commands a person needs are `make run` and `make test`; both install what is
+# missing on a fresh Debian machine (apt-get when root, a clear message otherwise).
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= release
+DEMO_HOME ?= $(CURDIR)/.demo
+BIN := .build/$(CONFIG)/feeds
+
+# Debian packages the build and the tests need (C libraries and their pkg-config files).
+BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
+# Peers the benchmark measures against, and the tools it uses.
+BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
+
+.PHONY: all deps bench-deps build debug run test bench install uninstall clean
+
+all: build
+
+# Installs whichever of the packages in $(1) are missing.
+define ensure_pkgs
+	@missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
+		else \
+			echo "missing Debian packages:$$missing" >&2; \
+			echo "install them with: sudo apt-get install$$missing" >&2; exit 1; \
+		fi; \
+	fi
+endef
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install a Swift 6 toolchain (swift.org) and put it on PATH" >&2; exit 1; }
+	$(call ensure_pkgs,$(BUILD_PKGS))
+
+bench-deps: deps
+	$(call ensure_pkgs,$(BENCH_PKGS))
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product feeds
+
+debug: deps
+	$(SWIFT) build --product feeds
+
+# The main job on the bundled offline sources in Feeds/, then what it produced.
+run: build
+	@Feeds/demo.sh "$(BIN)" "$(DEMO_HOME)"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: bench-deps build
+	@bench/run.sh "$(BIN)"
+
+install: build
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/feeds
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/feeds
+
+clean:
+	rm -rf .build $(DEMO_HOME)

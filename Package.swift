@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+// The package graph is the architecture: each arrow below is an import the compiler allows,
+// and every missing arrow is one it refuses (the model knows nothing; parsing knows no network
+// and no storage; fetching knows no XML; storage knows no HTML).
+import PackageDescription
+
+let package = Package(
+    name: "feeds",
+    products: [
+        .executable(name: "feeds", targets: ["feeds"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, one system-library target each.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The card model: plain values, no imports at all.
+        .target(name: "FeedModel"),
+        // HTML on libxml2's HTML parser: sanitizer, HTML to text, entities.
+        .target(name: "Markup", dependencies: ["FeedModel", "CLibXML2"]),
+        // Feeds (RSS/Atom/RDF/JSON Feed) to cards. No network, no storage.
+        .target(name: "FeedParsing", dependencies: ["FeedModel", "Markup", "CLibXML2"]),
+        // HTTP over libcurl multi. Knows bytes and headers, not XML.
+        .target(name: "Fetching", dependencies: ["CCurl"]),
+        // SQLite store of sources, fetch state and cards. Knows no HTML.
+        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite"]),
+
+        .executableTarget(
+            name: "feeds",
+            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage"]
+        ),
+
+        // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
+        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "TestSupport"]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "TestSupport"]),
+        .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

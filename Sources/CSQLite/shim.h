@@ -1,0 +1,6 @@
+#ifndef FEEDS_CSQLITE_SHIM_H
+#define FEEDS_CSQLITE_SHIM_H
+#include <sqlite3.h>
+/* SQLITE_TRANSIENT is a macro casting -1 to a function pointer; Swift cannot import it. */
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+#endif

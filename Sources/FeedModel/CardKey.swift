@@ -1,0 +1,81 @@
+/// The identity of a card within its source (see `Card` for the rules). Stored as text in the
+/// database column `card_key`; the prefixes keep the three kinds from colliding.
+public struct CardKey: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public init(for card: Card) {
+        if card.kind == .article, let id = card.id, !id.isEmpty {
+            rawValue = "id:" + id
+        } else if let link = card.link, !link.isEmpty {
+            rawValue = "link:" + WebAddress(parsing: link).normalizedForIdentity
+        } else if card.kind == .image, let image = card.image {
+            rawValue = "image:" + WebAddress(parsing: image).normalizedForIdentity
+        } else {
+            rawValue = "hash:" + StableHash.fnv1a64Hex((card.title ?? "") + "\u{1F}" + (card.description ?? ""))
+        }
+    }
+
+    /// Search results: identity by normalized URL only.
+    public static func forSearchResult(_ card: Card) -> CardKey {
+        var c = card
+        c.id = nil
+        return CardKey(for: c)
+    }
+
+    public var description: String { rawValue }
+}
+
+/// A hash whose value is fixed forever (it is stored), unlike Swift's seeded `Hasher`.
+public enum StableHash {
+    public static func fnv1a64(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        return h
+    }
+
+    public static func fnv1a64Hex(_ s: String) -> String {
+        let hex = String(fnv1a64(s), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Small text rules shared by every producer of cards.
+public enum TextRules {
+    /// Collapses runs of white space (including NBSP-free ASCII/Unicode spaces) to one space and trims.
+    public static func collapseWhitespace<S: StringProtocol>(_ s: S) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        var pendingSpace = false
+        for ch in s {
+            if ch.isWhitespace && ch != "\u{A0}" {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" "); pendingSpace = false }
+                out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// At most `limit` characters, cut at a word boundary when one is near, with "…".
+    public static func truncate(_ s: String, to limit: Int) -> String {
+        guard s.count > limit else { return s }
+        var cut = s.prefix(limit)
+        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+            cut = cut[..<space]
+        }
+        return cut + "…"
+    }
+
+    /// nil for nil or blank strings, else the string trimmed.
+    public static func nonBlank(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let t = WebAddress.trimmed(s)
+        return t.isEmpty ? nil : String(t)
+    }
+}

@@ -1,0 +1,80 @@
+/// A moment in UTC, to the second. The model keeps its own type so it can import nothing.
+///
+/// Cards carry dates as `Timestamp`; the JSON and text forms are `YYYY-MM-DDTHH:MM:SSZ`.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Seconds since 1970-01-01T00:00:00Z (negative before).
+    public var secondsSince1970: Int64
+
+    public init(secondsSince1970: Int64) {
+        self.secondsSince1970 = secondsSince1970
+    }
+
+    /// A civil date and time with the offset of its zone (seconds east of UTC), or nil when a
+    /// field is out of range. Leap second 60 is accepted and folded into the next second.
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
+                 offsetSeconds: Int = 0) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...Timestamp.daysIn(month: month, year: year)).contains(day),
+              (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+              hour < 24 || (minute == 0 && second == 0),
+              abs(offsetSeconds) <= 18 * 3600
+        else { return nil }
+        let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
+        let secs = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
+        self.secondsSince1970 = secs
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
+
+    public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil UTC fields of this moment.
+    public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let secs = secondsSince1970
+        var days = Int(secs / 86_400)
+        var rem = Int(secs % 86_400)
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    public var iso8601: String {
+        let c = components
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+
+    public var description: String { iso8601 }
+}
+
+private func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}

@@ -1,0 +1,190 @@
+/// URLs as RFC 3986 strings, handled without Foundation so that the model imports nothing and
+/// so that resolution behaves the same everywhere (xml:base chains, relative links in
+/// descriptions, the document URL as the base of last resort).
+public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
+    public var scheme: String?      // lower-cased
+    public var authority: String?   // userinfo@host:port, host lower-cased
+    public var path: String
+    public var query: String?
+    public var fragment: String?
+
+    /// Splits a URI reference (RFC 3986 appendix B). Leading and trailing white space is removed
+    /// and inner spaces are percent-encoded, as browsers do with hand-written feed URLs.
+    public init(parsing raw: String) {
+        var s = Substring(WebAddress.trimmed(raw))
+        if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+            s = Substring(s.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }.replacingAll(" ", with: "%20"))
+        }
+        if let hash = s.firstIndex(of: "#") {
+            fragment = String(s[s.index(after: hash)...])
+            s = s[..<hash]
+        }
+        if let q = s.firstIndex(of: "?") {
+            query = String(s[s.index(after: q)...])
+            s = s[..<q]
+        }
+        if let colon = s.firstIndex(of: ":"), WebAddress.isScheme(s[..<colon]) {
+            scheme = s[..<colon].lowercased()
+            s = s[s.index(after: colon)...]
+        }
+        if s.hasPrefix("//") {
+            s = s.dropFirst(2)
+            let end = s.firstIndex(of: "/") ?? s.endIndex
+            authority = WebAddress.normalizedAuthority(s[..<end])
+            s = s[end...]
+        }
+        path = String(s)
+    }
+
+    public var isAbsolute: Bool { scheme != nil }
+
+    /// The host without user info or port, lower-cased; nil for URLs without authority.
+    public var host: String? {
+        guard var a = authority?[...] else { return nil }
+        if let at = a.lastIndex(of: "@") { a = a[a.index(after: at)...] }
+        if a.hasPrefix("[") { return a.firstIndex(of: "]").map { String(a[...$0]) } ?? String(a) }
+        if let colon = a.lastIndex(of: ":") { a = a[..<colon] }
+        return String(a)
+    }
+
+    public var description: String {
+        var out = ""
+        if let scheme { out += scheme + ":" }
+        if let authority { out += "//" + authority }
+        out += path
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    /// RFC 3986 section 5.2: this reference resolved against `base`.
+    public func resolved(against base: WebAddress) -> WebAddress {
+        var t = WebAddress(scheme: nil, authority: nil, path: "", query: nil, fragment: fragment)
+        if let scheme {
+            t.scheme = scheme; t.authority = authority
+            t.path = WebAddress.removeDotSegments(path); t.query = query
+            return t
+        }
+        t.scheme = base.scheme
+        if authority != nil {
+            t.authority = authority; t.path = WebAddress.removeDotSegments(path); t.query = query
+            return t
+        }
+        t.authority = base.authority
+        if path.isEmpty {
+            t.path = base.path
+            t.query = query ?? base.query
+        } else {
+            if path.hasPrefix("/") {
+                t.path = WebAddress.removeDotSegments(path)
+            } else {
+                let merged: String
+                if base.authority != nil && base.path.isEmpty {
+                    merged = "/" + path
+                } else if let slash = base.path.lastIndex(of: "/") {
+                    merged = String(base.path[...slash]) + path
+                } else {
+                    merged = path
+                }
+                t.path = WebAddress.removeDotSegments(merged)
+            }
+            t.query = query
+        }
+        return t
+    }
+
+    /// Resolves `reference` against each base in turn (innermost last is applied first by the
+    /// caller); returns the reference unchanged when nothing makes it absolute.
+    public static func resolve(_ reference: String, against base: String?) -> String {
+        let ref = WebAddress(parsing: reference)
+        guard !ref.isAbsolute, let base, !base.isEmpty else { return ref.description }
+        let b = WebAddress(parsing: base)
+        guard b.isAbsolute else { return ref.resolved(against: b).description }
+        return ref.resolved(against: b).description
+    }
+
+    /// The form used for identity and dedup: scheme and host lower-cased (done by parsing),
+    /// default port dropped, empty path of http(s) made "/", fragment dropped.
+    public var normalizedForIdentity: String {
+        var n = self
+        n.fragment = nil
+        if let auth = n.authority, let scheme = n.scheme {
+            if (scheme == "http" && auth.hasSuffix(":80")) || (scheme == "https" && auth.hasSuffix(":443")) {
+                n.authority = String(auth.dropLast(scheme == "http" ? 3 : 4))
+            }
+            if n.path.isEmpty && (scheme == "http" || scheme == "https") { n.path = "/" }
+        }
+        if n.query == "" { n.query = nil }
+        return n.description
+    }
+
+    /// True for absolute http and https URLs with a host.
+    public var isWebURL: Bool {
+        (scheme == "http" || scheme == "https") && !(host ?? "").isEmpty
+    }
+
+    /// An absolute http(s) URL whose path ends in an image extension (jpg, jpeg, png, gif, webp,
+    /// avif), case-insensitive, query and fragment ignored.
+    public static func looksLikeImageURL(_ s: String) -> Bool {
+        let a = WebAddress(parsing: s)
+        guard a.isWebURL, let dot = a.path.lastIndex(of: ".") else { return false }
+        let ext = a.path[a.path.index(after: dot)...].lowercased()
+        return ["jpg", "jpeg", "png", "gif", "webp", "avif"].contains(ext)
+    }
+
+    // MARK: - helpers
+
+    static func trimmed(_ s: String) -> Substring {
+        var sub = Substring(s)
+        while let f = sub.first, f.isWhitespace || f == "\u{FEFF}" { sub = sub.dropFirst() }
+        while let l = sub.last, l.isWhitespace { sub = sub.dropLast() }
+        return sub
+    }
+
+    static func isScheme(_ s: Substring) -> Bool {
+        guard let first = s.first, first.isASCII, first.isLetter else { return false }
+        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+    }
+
+    static func normalizedAuthority(_ a: Substring) -> String {
+        // Lower-case the host part only; user info keeps its case.
+        if let at = a.lastIndex(of: "@") {
+            return String(a[...at]) + a[a.index(after: at)...].lowercased()
+        }
+        return a.lowercased()
+    }
+
+    /// RFC 3986 section 5.2.4.
+    static func removeDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        var input = Substring(path)
+        var output: [Substring] = []
+        let absolute = path.hasPrefix("/")
+        var segments = input.split(separator: "/", omittingEmptySubsequences: false)
+        if absolute { segments.removeFirst() }
+        let trailing = segments.last.map { $0 == "." || $0 == ".." } ?? false
+        for seg in segments {
+            if seg == "." { continue }
+            if seg == ".." { if !output.isEmpty { output.removeLast() }; continue }
+            output.append(seg)
+        }
+        input = ""
+        var result = (absolute ? "/" : "") + output.joined(separator: "/")
+        if trailing && !result.hasSuffix("/") { result += "/" }
+        return result
+    }
+
+    init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
+        self.scheme = scheme; self.authority = authority; self.path = path
+        self.query = query; self.fragment = fragment
+    }
+}
+
+extension StringProtocol {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}
