@@ -1,0 +1,173 @@
+import FeedModel
+
+/// The parser's entry point: bytes in, in chunks of any size; cards out, one at a time, as soon
+/// as each item closes; feed-level data at the end. Memory does not grow with the document
+/// (JSON Feed excepted: JSON is read whole, within `maxBytes`).
+///
+/// The format is detected from the content: JSON when the first character is `{`, else XML
+/// (RSS 0.9x/1.0/2.0 or Atom 0.3/1.0, told apart by the root element and its namespace).
+public final class FeedStreamParser {
+    private enum Mode { case sniffing, xml, json, done }
+
+    private let options: ParseOptions
+    private let onCard: (Card) -> Void
+    private var mode = Mode.sniffing
+    private var head: [UInt8] = []
+    private var transcoder: Transcoder?
+    private var prepass = XMLPrepass()
+    private var builder: XMLFeedBuilder?
+    private var parser: PushParser?
+    private var json: [UInt8] = []
+    private var bytesSeen = 0
+    private var truncated = false
+    private var decoded: [UInt8] = []
+    private var prepared: [UInt8] = []
+
+    public init(options: ParseOptions = ParseOptions(), onCard: @escaping (Card) -> Void) {
+        self.options = options
+        self.onCard = onCard
+    }
+
+    /// Reads the next chunk.
+    public func push(_ chunk: UnsafeRawBufferPointer) throws {
+        guard mode != .done, !truncated else { return }
+        var bytes = chunk.bindMemory(to: UInt8.self)
+        if bytesSeen + bytes.count > options.maxBytes {
+            bytes = UnsafeBufferPointer(rebasing: bytes.prefix(max(0, options.maxBytes - bytesSeen)))
+            truncated = true
+        }
+        bytesSeen += bytes.count
+        if mode == .sniffing {
+            head.append(contentsOf: bytes)
+            if head.count < EncodingSniffer.wanted && !truncated { return }
+            try startDecoding(final: false)
+            return
+        }
+        try consume(bytes, final: false)
+    }
+
+    public func push(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try push($0) }
+    }
+
+    /// Ends the input and returns what was found besides the cards.
+    public func finish() throws -> FeedSummary {
+        if mode == .sniffing { try startDecoding(final: true) } else { try consume(UnsafeBufferPointer(start: nil, count: 0), final: true) }
+        mode = .done
+        var warnings: [String] = []
+        if truncated { warnings.append("the document is larger than \(options.maxBytes) bytes; only the first \(options.maxBytes) were read") }
+        if let t = transcoder, t.repairedBytes > 0 {
+            warnings.append("\(t.repairedBytes) bytes were not valid \(t.encoding) and were read as windows-1252")
+        }
+        if let json = pendingJSON {
+            pendingJSON = nil
+            let result = try JSONFeedReader.read(json, base: options.baseURL)
+            result.cards.forEach(onCard)
+            return FeedSummary(feed: result.feed, format: result.format, cardCount: result.cards.count, warnings: warnings)
+        }
+        guard let builder else { throw FeedParseError.empty }
+        warnings += prepass.warnings + builder.warnings
+        if let parser, !parser.wellFormed { warnings.insert("the XML is not well-formed; what could be read was kept", at: 0) }
+        try checkIsFeed(builder)
+        return FeedSummary(feed: builder.feed.info(), format: builder.format, cardCount: builder.cardCount, warnings: warnings)
+    }
+
+    private var pendingJSON: [UInt8]?
+
+    private func startDecoding(final: Bool) throws {
+        let sniffed = EncodingSniffer.sniff(head[...], hint: options.charset)
+        let t = Transcoder(encoding: sniffed.encoding)
+        transcoder = t
+        let body = head.dropFirst(sniffed.bomLength)
+        head = []
+        decoded.removeAll(keepingCapacity: true)
+        body.withUnsafeBufferPointer { t.decode($0, final: final, into: &decoded) }
+        // Skip white space and any BOM left in the text to see what kind of document this is.
+        var i = 0
+        while i < decoded.count {
+            let c = decoded[i]
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { i += 1; continue }
+            if c == 0xEF, i + 2 < decoded.count, decoded[i + 1] == 0xBB, decoded[i + 2] == 0xBF { i += 3; continue }
+            break
+        }
+        guard i < decoded.count else {
+            if final { throw FeedParseError.empty }
+            // Only white space so far: keep reading as XML, the prepass drops it.
+            try beginXML(); try feedXML(decoded[...], final: final); return
+        }
+        if decoded[i] == UInt8(ascii: "{") {
+            mode = .json
+            json = Array(decoded[i...])
+            if final { pendingJSON = json; json = [] }
+            return
+        }
+        guard decoded.prefix(4096).contains(UInt8(ascii: "<")) else {
+            throw FeedParseError.notAFeed(Self.describeNonFeed(decoded))
+        }
+        try beginXML()
+        try feedXML(decoded[...], final: final)
+    }
+
+    private func beginXML() throws {
+        mode = .xml
+        let b = XMLFeedBuilder(documentBase: options.baseURL, maxDepth: options.maxDepth,
+                               maxTextBytes: options.maxTextBytes, onCard: onCard)
+        builder = b
+        parser = try PushParser(receiver: b)
+    }
+
+    private func consume(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) throws {
+        guard let transcoder else { return }
+        decoded.removeAll(keepingCapacity: true)
+        transcoder.decode(bytes, final: final, into: &decoded)
+        switch mode {
+        case .json:
+            json.append(contentsOf: decoded)
+            if final { pendingJSON = json; json = [] }
+        case .xml:
+            try feedXML(decoded[...], final: final)
+        default:
+            break
+        }
+    }
+
+    private func feedXML(_ text: ArraySlice<UInt8>, final: Bool) throws {
+        guard let parser, let builder else { return }
+        prepared.removeAll(keepingCapacity: true)
+        text.withUnsafeBufferPointer { prepass.process($0, final: final, into: &prepared) }
+        // Push in slices so that a depth bound stops the parser promptly.
+        var start = 0
+        let step = 64 << 10
+        repeat {
+            let end = min(prepared.count, start + step)
+            let last = final && end == prepared.count
+            prepared.withUnsafeBufferPointer { parser.push(UnsafeBufferPointer(rebasing: $0[start..<end]), terminate: last) }
+            if builder.stopRequested { parser.stop(); break }
+            start = end
+        } while start < prepared.count
+    }
+
+    private func checkIsFeed(_ b: XMLFeedBuilder) throws {
+        switch b.rootTag {
+        case .none:
+            throw FeedParseError.notAFeed("no XML element found")
+        case .some(.html), .some(.head):
+            throw FeedParseError.notAFeed("this is an HTML page (the feed may be linked from it)")
+        case .some(.opml):
+            throw FeedParseError.notAFeed("this is an OPML list of feeds; add its feeds with `feeds import`")
+        default:
+            if b.format == nil && b.cardCount == 0 {
+                throw FeedParseError.notAFeed("the root element <\(b.rootName ?? "?")> is not RSS, RDF or Atom")
+            }
+        }
+    }
+
+    static func describeNonFeed(_ bytes: [UInt8]) -> String {
+        let sample = bytes.prefix(512)
+        let controls = sample.filter { $0 < 0x09 || ($0 > 0x0D && $0 < 0x20) }.count
+        if controls > 0 || sample.contains(0xEF) && sample.contains(0xBD) {
+            return "binary data, not XML or JSON"
+        }
+        return "plain text, not XML or JSON"
+    }
+}

@@ -1,0 +1,74 @@
+/// The character encodings the input layer decodes itself; anything else goes through iconv.
+enum TextEncoding: Equatable, CustomStringConvertible {
+    case utf8
+    case utf16(bigEndian: Bool)
+    case utf32(bigEndian: Bool)
+    /// ISO-8859-1, US-ASCII and windows-1252 are read as windows-1252, as browsers and
+    /// feedparser do: the C1 range of Latin-1 is never meant as control characters in feeds.
+    case windows1252
+    case iconv(String)
+
+    var description: String {
+        switch self {
+        case .utf8: return "UTF-8"
+        case .utf16(let be): return be ? "UTF-16BE" : "UTF-16LE"
+        case .utf32(let be): return be ? "UTF-32BE" : "UTF-32LE"
+        case .windows1252: return "windows-1252"
+        case .iconv(let name): return name
+        }
+    }
+
+    /// The encoding a charset label names, or nil when the label is unknown to us (the caller
+    /// then asks iconv). Labels are matched case-insensitively, ignoring `-` and `_`.
+    static func named(_ label: String) -> TextEncoding? {
+        let key = String(label.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " })
+        switch key {
+        case "utf8", "unicode11utf8", "unicode20utf8", "xunicode20utf8": return .utf8
+        case "iso88591", "latin1", "l1", "usascii", "ascii", "windows1252", "cp1252", "xcp1252",
+             "iso885915", "cp819", "ibm819", "ansix3.41968", "iso885911987":
+            return .windows1252
+        case "utf16be", "unicodefffe": return .utf16(bigEndian: true)
+        case "utf16le": return .utf16(bigEndian: false)
+        case "utf16", "ucs2", "unicode", "iso10646ucs2": return .utf16(bigEndian: true)
+        case "utf32be": return .utf32(bigEndian: true)
+        case "utf32le": return .utf32(bigEndian: false)
+        case "utf32", "ucs4", "iso10646ucs4": return .utf32(bigEndian: true)
+        default: return nil
+        }
+    }
+}
+
+/// windows-1252's 0x80...0x9F; 0 marks the five undefined positions.
+let windows1252High: [UInt32] = [
+    0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+    0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+]
+
+/// Appends the UTF-8 form of `scalar` (which the caller has checked is a valid scalar value).
+@inline(__always)
+func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+        out.append(UInt8(scalar))
+    case 0x80..<0x800:
+        out.append(UInt8(0xC0 | (scalar >> 6)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | (scalar >> 12)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    default:
+        out.append(UInt8(0xF0 | (scalar >> 18)))
+        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+}
+
+/// A windows-1252 byte as a scalar (undefined positions become U+FFFD).
+@inline(__always)
+func windows1252Scalar(_ byte: UInt8) -> UInt32 {
+    if byte < 0x80 || byte >= 0xA0 { return UInt32(byte) }
+    let s = windows1252High[Int(byte - 0x80)]
+    return s == 0 ? 0xFFFD : s
+}

@@ -1,0 +1,135 @@
+/// Streams bytes in any supported encoding to valid UTF-8, chunk by chunk, keeping an incomplete
+/// sequence at the end of one chunk for the next. Bytes that are not valid UTF-8 in a document
+/// read as UTF-8 are taken as windows-1252: that is what a feed "in UTF-8" holding Latin-1 bytes
+/// (a common real-world mistake) meant.
+final class Transcoder {
+    let encoding: TextEncoding
+    private var carry: [UInt8] = []
+    private var iconv: IconvDecoder?
+    private(set) var repairedBytes = 0
+
+    init(encoding: TextEncoding) {
+        self.encoding = encoding
+        if case .iconv(let name) = encoding { iconv = IconvDecoder(from: name) }
+    }
+
+    /// Decodes `input`, appending UTF-8 to `out`. With `final`, nothing is carried over.
+    func decode(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        if carry.isEmpty {
+            decodeRun(input, final: final, into: &out)
+        } else {
+            let joined = carry + Array(input)
+            carry.removeAll(keepingCapacity: true)
+            joined.withUnsafeBufferPointer { decodeRun($0, final: final, into: &out) }
+        }
+    }
+
+    private func decodeRun(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + b.count + b.count / 8)
+        let consumed: Int
+        switch encoding {
+        case .utf8: consumed = decodeUTF8(b, final: final, into: &out)
+        case .windows1252:
+            for byte in b { appendUTF8(windows1252Scalar(byte), to: &out) }
+            consumed = b.count
+        case .utf16(let be): consumed = decodeUTF16(b, bigEndian: be, final: final, into: &out)
+        case .utf32(let be): consumed = decodeUTF32(b, bigEndian: be, final: final, into: &out)
+        case .iconv:
+            if let iconv {
+                consumed = iconv.decode(b, final: final, into: &out)
+            } else {
+                consumed = decodeUTF8(b, final: final, into: &out)
+            }
+        }
+        if consumed < b.count { carry.append(contentsOf: b[consumed...]) }
+    }
+
+    /// Returns how many bytes were consumed (the rest is an incomplete sequence, kept for later).
+    private func decodeUTF8(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Int {
+        var i = 0
+        let n = b.count
+        while i < n {
+            // ASCII runs are by far the most common: copy them in one go.
+            var j = i
+            while j < n, b[j] < 0x80 { j += 1 }
+            if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j; if i >= n { break } }
+            let c = b[i]
+            let len: Int
+            var minScalar: UInt32 = 0
+            switch c {
+            case 0xC2...0xDF: len = 2; minScalar = 0x80
+            case 0xE0...0xEF: len = 3; minScalar = 0x800
+            case 0xF0...0xF4: len = 4; minScalar = 0x10000
+            default: len = 0
+            }
+            if len == 0 { repair(c, &out); i += 1; continue }
+            if i + len > n {
+                // Possibly a sequence cut by the chunk boundary.
+                var plausible = true
+                for k in (i + 1)..<n where b[k] & 0xC0 != 0x80 { plausible = false }
+                if plausible && !final { return i }
+                repair(c, &out); i += 1; continue
+            }
+            var scalar = UInt32(c) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
+            var ok = true
+            for k in 1..<len {
+                let cc = b[i + k]
+                if cc & 0xC0 != 0x80 { ok = false; break }
+                scalar = scalar << 6 | UInt32(cc & 0x3F)
+            }
+            if ok, scalar >= minScalar, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + len)]))
+                i += len
+            } else {
+                repair(c, &out); i += 1
+            }
+        }
+        return n
+    }
+
+    @inline(__always)
+    private func repair(_ byte: UInt8, _ out: inout [UInt8]) {
+        repairedBytes += 1
+        appendUTF8(windows1252Scalar(byte), to: &out)
+    }
+
+    private func decodeUTF16(_ b: UnsafeBufferPointer<UInt8>, bigEndian: Bool, final: Bool, into out: inout [UInt8]) -> Int {
+        var i = 0
+        let n = b.count
+        func unit(_ at: Int) -> UInt32 {
+            bigEndian ? UInt32(b[at]) << 8 | UInt32(b[at + 1]) : UInt32(b[at + 1]) << 8 | UInt32(b[at])
+        }
+        while i + 1 < n {
+            let u = unit(i)
+            if (0xD800...0xDBFF).contains(u) {
+                if i + 3 >= n { if !final { return i }; appendUTF8(0xFFFD, to: &out); i += 2; continue }
+                let low = unit(i + 2)
+                if (0xDC00...0xDFFF).contains(low) {
+                    appendUTF8(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), to: &out)
+                    i += 4
+                } else { appendUTF8(0xFFFD, to: &out); i += 2 }
+            } else if (0xDC00...0xDFFF).contains(u) {
+                appendUTF8(0xFFFD, to: &out); i += 2
+            } else {
+                appendUTF8(u, to: &out); i += 2
+            }
+        }
+        if i < n && !final { return i }
+        return n
+    }
+
+    private func decodeUTF32(_ b: UnsafeBufferPointer<UInt8>, bigEndian: Bool, final: Bool, into out: inout [UInt8]) -> Int {
+        var i = 0
+        let n = b.count
+        while i + 3 < n {
+            let u: UInt32 = bigEndian
+                ? UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+                : UInt32(b[i + 3]) << 24 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])
+            let valid = u <= 0x10FFFF && !(0xD800...0xDFFF).contains(u)
+            appendUTF8(valid ? u : 0xFFFD, to: &out)
+            i += 4
+        }
+        if i < n && !final { return i }
+        return n
+    }
+}

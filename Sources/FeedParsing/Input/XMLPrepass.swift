@@ -1,0 +1,336 @@
+import Markup
+
+/// Rewrites a UTF-8 XML stream so that libxml2 sees only what it handles well, chunk by chunk:
+///
+/// - every named entity reference becomes a numeric one (`&eacute;` -> `&#233;`, `&amp;` ->
+///   `&#38;`): HTML entities are undefined in XML, and after the first well-formedness error
+///   libxml2 silently drops even `&amp;`, while numeric references always survive;
+/// - a `&` that starts no reference, or an unknown entity, becomes `&#38;` (the text is kept);
+/// - numeric references to windows-1252 code points 128-159 become the characters meant, and
+///   references to characters XML forbids are dropped;
+/// - control characters XML forbids are dropped;
+/// - anything before the first `<` (white space, a stray BOM) is dropped;
+/// - the DOCTYPE is removed. Its internal entity declarations are expanded here, as text, within
+///   a budget (a billion-laughs document costs at most `expansionBudget` bytes); external
+///   entities expand to nothing, so no file or URL is ever read.
+///
+/// CDATA sections, comments and processing instructions pass through untouched.
+final class XMLPrepass {
+    static let expansionBudget = 1 << 20
+    static let maxEntityDepth = 8
+
+    private enum State { case beforeRoot, content, comment, cdata, pi, doctype }
+    private var state = State.beforeRoot
+    private var carry: [UInt8] = []
+
+    // DOCTYPE tracking.
+    private var doctype: [UInt8] = []
+    private var doctypeQuote: UInt8 = 0
+    private var doctypeDepth = 0
+    private var doctypeInComment = false
+    private var declared: [String: [UInt8]] = [:]   // internal entities: name -> replacement text
+    private var external: Set<String> = []
+    private var expansionUsed = 0
+    private(set) var warnings: [String] = []
+
+    func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        if carry.isEmpty {
+            run(input, final: final, into: &out)
+        } else {
+            let joined = carry + Array(input)
+            carry.removeAll(keepingCapacity: true)
+            joined.withUnsafeBufferPointer { run($0, final: final, into: &out) }
+        }
+    }
+
+    private func run(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        var i = 0
+        let n = b.count
+        out.reserveCapacity(out.count + n + 64)
+        while i < n {
+            switch state {
+            case .beforeRoot:
+                while i < n, b[i] != UInt8(ascii: "<") { i += 1 }
+                if i < n { state = .content }
+            case .content:
+                var j = i
+                while j < n {
+                    let c = b[j]
+                    if c == UInt8(ascii: "&") || c == UInt8(ascii: "<") || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) { break }
+                    j += 1
+                }
+                if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
+                if i >= n { break }
+                let c = b[i]
+                if c == UInt8(ascii: "<") {
+                    guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                    i += used
+                } else if c == UInt8(ascii: "&") {
+                    guard let used = reference(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                    i += used
+                } else {
+                    i += 1   // a forbidden control character
+                }
+            case .comment, .cdata, .pi:
+                let (t0, t1, t2): (UInt8, UInt8, UInt8) = state == .comment ? (45, 45, 62) : state == .cdata ? (93, 93, 62) : (63, 62, 0)
+                let termLength = state == .pi ? 2 : 3
+                var j = i
+                var found = false
+                while j < n {
+                    let c = b[j]
+                    if c == t0 {
+                        if j + termLength > n { break }
+                        if b[j + 1] == t1 && (termLength == 2 || b[j + 2] == t2) { found = true; break }
+                    } else if c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                        i = j + 1
+                    }
+                    j += 1
+                }
+                if found {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(j + termLength)]))
+                    i = j + termLength
+                    state = .content
+                } else if j < n && !final {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                    carry(b, from: j); return
+                } else {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<n]))
+                    i = n
+                }
+            case .doctype:
+                i = consumeDoctype(b, i)
+            }
+        }
+    }
+
+    private func carry(_ b: UnsafeBufferPointer<UInt8>, from i: Int) {
+        carry.append(contentsOf: b[i...])
+    }
+
+    // MARK: - markup starts
+
+    private static let commentOpen = Array("<!--".utf8)
+    private static let cdataOpen = Array("<![CDATA[".utf8)
+    private static let doctypeOpen = Array("<!DOCTYPE".utf8)
+
+    /// At a `<`: returns the bytes consumed, or nil when more input is needed to decide.
+    private func markupStart(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+        let avail = b.count - i
+        func matches(_ p: [UInt8], caseless: Bool = false) -> Bool? {
+            for k in 0..<p.count {
+                if k >= avail { return final ? false : nil }
+                let x = caseless ? b[i + k] & 0xDF : b[i + k]
+                let y = caseless ? p[k] & 0xDF : p[k]
+                if x != y && !(caseless && b[i + k] == p[k]) { return false }
+            }
+            return true
+        }
+        if avail >= 2, b[i + 1] == UInt8(ascii: "?") { out.append(contentsOf: [60, 63]); state = .pi; return 2 }
+        if avail >= 2, b[i + 1] != UInt8(ascii: "!") { out.append(60); return 1 }
+        if avail < 2 { if final { out.append(60); return 1 }; return nil }
+        switch matches(Self.commentOpen) {
+        case .none: return nil
+        case .some(true): out.append(contentsOf: Self.commentOpen); state = .comment; return 4
+        default: break
+        }
+        switch matches(Self.cdataOpen) {
+        case .none: return nil
+        case .some(true): out.append(contentsOf: Self.cdataOpen); state = .cdata; return 9
+        default: break
+        }
+        switch matches(Self.doctypeOpen, caseless: true) {
+        case .none: return nil
+        case .some(true):
+            state = .doctype
+            doctype.removeAll(); doctypeQuote = 0; doctypeDepth = 0; doctypeInComment = false
+            return 9
+        default: break
+        }
+        out.append(60)
+        return 1
+    }
+
+    // MARK: - references
+
+    /// At a `&`: writes the rewritten reference; returns bytes consumed, nil when more input is needed.
+    private func reference(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+        let n = b.count
+        var j = i + 1
+        let limit = min(n, i + 48)
+        while j < limit {
+            let c = b[j]
+            if c == UInt8(ascii: ";") { break }
+            let nameChar = (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == UInt8(ascii: "#")
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+            if !nameChar { break }
+            j += 1
+        }
+        if j >= n && !final && n - i < 48 { return nil }
+        guard j < n, b[j] == UInt8(ascii: ";"), j > i + 1 else {
+            out.append(contentsOf: Self.ampersand)
+            return 1
+        }
+        let name = Array(b[(i + 1)..<j])
+        if !writeReference(name, into: &out, depth: 0) { out.append(contentsOf: Self.ampersand); return 1 }
+        return j - i + 1
+    }
+
+    private static let ampersand = Array("&#38;".utf8)
+
+    /// Writes the replacement of `&name;`; false when the name means nothing (caller keeps text).
+    private func writeReference(_ name: [UInt8], into out: inout [UInt8], depth: Int) -> Bool {
+        if name.first == UInt8(ascii: "#") {
+            guard let value = Self.numericValue(name) else { return false }
+            if let scalar = Self.acceptableScalar(value) { Self.writeCharRef(scalar, into: &out) }
+            return true
+        }
+        let key = String(decoding: name, as: UTF8.self)
+        switch key {
+        case "amp": out.append(contentsOf: Self.ampersand); return true
+        case "lt": out.append(contentsOf: Array("&#60;".utf8)); return true
+        case "gt": out.append(contentsOf: Array("&#62;".utf8)); return true
+        case "quot": out.append(contentsOf: Array("&#34;".utf8)); return true
+        case "apos": out.append(contentsOf: Array("&#39;".utf8)); return true
+        default: break
+        }
+        if let value = declared[key] {
+            expand(value, into: &out, depth: depth + 1)
+            return true
+        }
+        if external.contains(key) { return true }   // external entities are never read
+        if let chars = HTMLEntities.characters(named: key) {
+            for s in chars.unicodeScalars { Self.writeCharRef(s.value, into: &out) }
+            return true
+        }
+        return false
+    }
+
+    /// Expands an internal entity's replacement text as character data, within the budget.
+    private func expand(_ value: [UInt8], into out: inout [UInt8], depth: Int) {
+        guard depth <= Self.maxEntityDepth else { warnOnce("entity references nested deeper than \(Self.maxEntityDepth) levels were dropped"); return }
+        var i = 0
+        while i < value.count {
+            if expansionUsed >= Self.expansionBudget {
+                warnOnce("entity expansion stopped at \(Self.expansionBudget) bytes (a billion-laughs document?)")
+                return
+            }
+            let c = value[i]
+            if c == UInt8(ascii: "&"), let semi = value[(i + 1)...].prefix(48).firstIndex(of: UInt8(ascii: ";")), semi > i + 1 {
+                let before = out.count
+                if writeReference(Array(value[(i + 1)..<semi]), into: &out, depth: depth) {
+                    expansionUsed += out.count - before
+                    i = semi + 1
+                    continue
+                }
+            }
+            switch c {
+            case UInt8(ascii: "<"): out.append(contentsOf: Array("&#60;".utf8)); expansionUsed += 5
+            case UInt8(ascii: "&"): out.append(contentsOf: Self.ampersand); expansionUsed += 5
+            default: out.append(c); expansionUsed += 1
+            }
+            i += 1
+        }
+    }
+
+    private func warnOnce(_ message: String) {
+        if !warnings.contains(message) { warnings.append(message) }
+    }
+
+    static func numericValue(_ name: [UInt8]) -> UInt32? {
+        guard name.count >= 2 else { return nil }
+        var v: UInt32 = 0
+        let hex = name[1] | 0x20 == UInt8(ascii: "x")
+        let digits = name[(hex ? 2 : 1)...]
+        guard !digits.isEmpty, digits.count <= 8 else { return nil }
+        for d in digits {
+            let x: UInt32
+            switch d {
+            case 0x30...0x39: x = UInt32(d - 0x30)
+            case 0x61...0x66 where hex: x = UInt32(d - 0x61 + 10)
+            case 0x41...0x46 where hex: x = UInt32(d - 0x41 + 10)
+            default: return nil
+            }
+            v = v * (hex ? 16 : 10) + x
+        }
+        return v
+    }
+
+    /// The character a numeric reference should stand for, or nil when XML forbids it.
+    static func acceptableScalar(_ v: UInt32) -> UInt32? {
+        if (0x80...0x9F).contains(v) { return windows1252Scalar(UInt8(v)) }
+        if v == 0x9 || v == 0xA || v == 0xD { return v }
+        if v < 0x20 || (0xD800...0xDFFF).contains(v) || v == 0xFFFE || v == 0xFFFF || v > 0x10FFFF { return nil }
+        return v
+    }
+
+    static func writeCharRef(_ scalar: UInt32, into out: inout [UInt8]) {
+        out.append(contentsOf: [38, 35])  // "&#"
+        out.append(contentsOf: Array(String(scalar).utf8))
+        out.append(59)
+    }
+
+    // MARK: - DOCTYPE
+
+    /// Consumes DOCTYPE bytes from `i`; returns the new position. Keeps up to 1 MiB of the
+    /// declaration for its entity declarations; the rest is skipped.
+    private func consumeDoctype(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var i = start
+        while i < b.count {
+            let c = b[i]
+            if doctype.count < 1 << 20 { doctype.append(c) }
+            i += 1
+            if doctypeInComment {
+                if c == UInt8(ascii: ">"), doctype.count >= 3, doctype[doctype.count - 2] == 45, doctype[doctype.count - 3] == 45 {
+                    doctypeInComment = false
+                }
+                continue
+            }
+            if doctypeQuote != 0 { if c == doctypeQuote { doctypeQuote = 0 }; continue }
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): doctypeQuote = c
+            case UInt8(ascii: "["): doctypeDepth += 1
+            case UInt8(ascii: "]"): doctypeDepth = max(0, doctypeDepth - 1)
+            case UInt8(ascii: "-"):
+                if doctype.count >= 4, doctype.suffix(4).elementsEqual(Self.commentOpen) { doctypeInComment = true }
+            case UInt8(ascii: ">") where doctypeDepth == 0:
+                readEntityDeclarations()
+                doctype.removeAll()
+                state = .content
+                return i
+            default: break
+            }
+        }
+        return i
+    }
+
+    /// Finds `<!ENTITY name "value">` and `<!ENTITY name SYSTEM|PUBLIC ...>` in the DOCTYPE.
+    private func readEntityDeclarations() {
+        let text = doctype
+        var i = 0
+        let marker = Array("<!ENTITY".utf8)
+        while i + marker.count < text.count {
+            guard text[i] == 60, text[i..<(i + marker.count)].elementsEqual(marker) else { i += 1; continue }
+            i += marker.count
+            func skipSpace() { while i < text.count, text[i] == 32 || text[i] == 9 || text[i] == 10 || text[i] == 13 { i += 1 } }
+            skipSpace()
+            if i < text.count, text[i] == UInt8(ascii: "%") { continue }   // parameter entity: not ours
+            let nameStart = i
+            while i < text.count, !(text[i] == 32 || text[i] == 9 || text[i] == 10 || text[i] == 13 || text[i] == 34 || text[i] == 39 || text[i] == 62) { i += 1 }
+            let name = String(decoding: text[nameStart..<i], as: UTF8.self)
+            skipSpace()
+            guard !name.isEmpty, i < text.count else { continue }
+            if text[i] == 34 || text[i] == 39 {
+                let q = text[i]
+                let valueStart = i + 1
+                guard let close = text[valueStart...].firstIndex(of: q) else { break }
+                if declared[name] == nil && !external.contains(name) {
+                    declared[name] = Array(text[valueStart..<close])
+                }
+                i = close + 1
+            } else {
+                external.insert(name)
+            }
+        }
+    }
+}

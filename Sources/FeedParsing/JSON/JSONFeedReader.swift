@@ -1,0 +1,54 @@
+import FeedModel
+
+/// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1) to cards, under the same contract
+/// as the XML feeds.
+enum JSONFeedReader {
+    struct Result {
+        var feed: FeedInfo
+        var cards: [Card]
+        var format: FeedFormat
+    }
+
+    static func read(_ bytes: [UInt8], base: String?) throws -> Result {
+        let root = try JSONValue.parse(bytes)
+        guard root.isObject else { throw FeedParseError.notAFeed("the JSON is not an object") }
+        let version = root["version"].string ?? ""
+        guard version.contains("jsonfeed.org") || !root["items"].isNull else {
+            throw FeedParseError.notAFeed("JSON without a JSON Feed `version` or `items` (a search response? use --as)")
+        }
+        let feedURL = root["feed_url"].string.map { WebAddress.resolve($0, against: base) }
+        let home = root["home_page_url"].string.map { WebAddress.resolve($0, against: base) }
+        let docBase = base ?? feedURL ?? home
+        var info = FeedInfo()
+        info.title = TextRules.nonBlank(root["title"].string).map(TextRules.collapseWhitespace)
+        info.link = CardURL.link(home)
+        info.description = TextRules.nonBlank(root["description"].string).map(HTMLEscape.text)
+        info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { WebAddress.resolve($0, against: docBase) })
+        let cards = root["items"].array.map { card(from: $0, base: docBase) }
+        return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)
+    }
+
+    static func card(from item: JSONValue, base: String?) -> Card {
+        func url(_ v: JSONValue) -> String? { TextRules.nonBlank(v.string).map { WebAddress.resolve($0, against: base) } }
+        var e = EntryFields()
+        e.id.offer(TextRules.nonBlank(item["id"].string), rank: 3)
+        if let title = item["title"].string { e.title.offer(TextValue(text: title, kind: .text, base: base), rank: 3) }
+        e.link.offer(url(item["url"]), rank: 3)
+        e.link.offer(url(item["external_url"]), rank: 2)
+        if let html = item["content_html"].string {
+            e.content.offer(TextValue(text: html, kind: .html, base: base), rank: 3)
+        } else if let text = item["content_text"].string {
+            e.content.offer(TextValue(text: text, kind: .text, base: base), rank: 2)
+        }
+        if let summary = item["summary"].string { e.summary.offer(TextValue(text: summary, kind: .text, base: base), rank: 3) }
+        e.published.offer(item["date_published"].string.flatMap(FeedDate.parse), rank: 3)
+        e.updated.offer(item["date_modified"].string.flatMap(FeedDate.parse), rank: 3)
+        for author in item["authors"].array { e.offerAuthor(author["name"].string, rank: 3) }
+        e.offerAuthor(item["author"]["name"].string, rank: 2)
+        e.looseImage = url(item["image"]) ?? url(item["banner_image"])
+        for a in item["attachments"].array {
+            e.addEnclosure(url: a["url"].string, type: a["mime_type"].string, length: a["size_in_bytes"].string, base: base)
+        }
+        return e.card()
+    }
+}

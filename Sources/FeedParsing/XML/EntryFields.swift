@@ -1,0 +1,90 @@
+import FeedModel
+import Markup
+
+/// A value with the rank of the element it came from: a higher rank replaces a lower one, an
+/// equal rank keeps the first (`<title>` beats `dc:title` beats `media:title`, wherever they
+/// stand in the item).
+struct Ranked<Value> {
+    private(set) var value: Value?
+    private var rank = Int.min
+
+    mutating func offer(_ v: Value?, rank r: Int) {
+        guard let v, r > rank else { return }
+        value = v
+        rank = r
+    }
+}
+
+/// What the parser has gathered for one item or entry, before the card contract is applied.
+struct EntryFields {
+    var id = Ranked<String>()
+    var title = Ranked<TextValue>()
+    var link = Ranked<String>()
+    /// A guid that may serve as the link (isPermaLink not "false").
+    var permalinkGuid: String?
+    var content = Ranked<TextValue>()
+    var summary = Ranked<TextValue>()
+    var published = Ranked<Timestamp>()
+    var updated = Ranked<Timestamp>()
+    var authors: [String] = []
+    var authorRank = Int.min
+    var enclosures: [Enclosure] = []
+    var thumbnail: String?
+    var mediaImage: String?
+    var itunesImage: String?
+    var looseImage: String?   // <image> inside an RSS item (not standard, but common)
+
+    mutating func offerAuthor(_ name: String?, rank: Int) {
+        guard let name = TextRules.nonBlank(name).map(TextRules.collapseWhitespace) else { return }
+        if rank > authorRank { authors = [name]; authorRank = rank }
+        else if rank == authorRank, !authors.contains(name) { authors.append(name) }
+    }
+
+    mutating func addEnclosure(url: String?, type: String?, length: String?, base: String?) {
+        guard let raw = TextRules.nonBlank(url) else { return }
+        let resolved = WebAddress.resolve(raw, against: base)
+        guard WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return }
+        let len = length.flatMap { Int64($0.trimmingASCIIWhitespace) }.flatMap { $0 > 0 ? $0 : nil }
+        enclosures.append(Enclosure(url: resolved, type: TextRules.nonBlank(type)?.lowercased(), length: len))
+    }
+
+    /// Applies the card contract (see `Card`).
+    func card() -> Card {
+        var card = Card()
+        card.id = id.value.flatMap { TextRules.nonBlank($0) }
+        card.title = title.value?.plain
+        card.description = (content.value ?? summary.value)?.html
+        card.link = CardURL.link(link.value) ?? CardURL.link(permalinkGuid.flatMap(CardURL.absoluteOnly))
+        card.published = published.value
+        card.updated = updated.value
+        card.author = authors.isEmpty ? nil : authors.joined(separator: ", ")
+        card.enclosures = enclosures
+        let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
+        card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
+            ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
+            ?? card.description.flatMap { HTMLImages.firstContentImage($0, base: nil) }
+        return card
+    }
+}
+
+/// The URL rules of the card contract.
+enum CardURL {
+    /// An absolute http, https or mailto URL, or nil.
+    static func link(_ s: String?) -> String? {
+        guard let s = TextRules.nonBlank(s) else { return nil }
+        let a = WebAddress(parsing: s)
+        if a.isWebURL || (a.scheme == "mailto" && a.path.count > 1) { return a.description }
+        return nil
+    }
+
+    /// An absolute http or https URL, or nil.
+    static func image(_ s: String?) -> String? {
+        guard let s = TextRules.nonBlank(s) else { return nil }
+        let a = WebAddress(parsing: s)
+        return a.isWebURL ? a.description : nil
+    }
+
+    static func absoluteOnly(_ s: String) -> String? {
+        WebAddress(parsing: s).isWebURL ? s : nil
+    }
+}

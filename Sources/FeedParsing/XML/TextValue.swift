@@ -1,0 +1,90 @@
+import FeedModel
+import Markup
+
+/// How a text element's content is to be read (Atom's text constructs, RSS conventions).
+enum TextKind {
+    /// Plain text: shown as is.
+    case text
+    /// HTML source (escaped in the XML, or CDATA).
+    case html
+    /// Inline XHTML markup, serialized back from the XML tree.
+    case xhtml
+    /// RSS titles: plain text that may nevertheless carry entities or tags.
+    case guess
+
+    /// Atom 1.0 `type`, Atom 0.3 `type` + `mode`.
+    static func atom(type: String?, mode: String?) -> TextKind {
+        let t = (type ?? "text").lowercased()
+        switch t {
+        case "text", "text/plain": return mode == "escaped" ? .text : .text
+        case "html", "text/html": return .html
+        case "xhtml", "application/xhtml+xml": return mode == "escaped" ? .html : .xhtml
+        default: return t.hasPrefix("text/") ? .text : .html
+        }
+    }
+}
+
+/// The content of one text element with how to read it and the base URL in force there.
+struct TextValue {
+    var text: String
+    var kind: TextKind
+    var base: String?
+
+    /// Plain text for titles, names and the like.
+    var plain: String? {
+        let s: String
+        switch kind {
+        case .text: s = text
+        case .html, .xhtml: s = HTMLText.plainText(text)
+        case .guess: s = (text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&"))) ? HTMLText.plainText(text) : text
+        }
+        let collapsed = TextRules.collapseWhitespace(s)
+        return collapsed.isEmpty ? nil : collapsed
+    }
+
+    /// Sanitized HTML for descriptions.
+    var html: String? {
+        let out: String
+        switch kind {
+        case .text: out = HTMLEscape.text(text)
+        case .html, .xhtml, .guess: out = HTMLSanitizer.sanitize(text, base: base)
+        }
+        return TextRules.nonBlank(out)
+    }
+
+    /// A URL written as element text, resolved against the element's base.
+    var url: String? {
+        guard let t = TextRules.nonBlank(text) else { return nil }
+        return WebAddress.resolve(t, against: base)
+    }
+}
+
+enum HTMLEscape {
+    static func text(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 }) else { return s }
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 16)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func attribute(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 }) else { return s }
+        return text(s).replacingQuotes()
+    }
+}
+
+private extension String {
+    func replacingQuotes() -> String {
+        var out = ""
+        for ch in unicodeScalars { if ch == "\"" { out += "&quot;" } else { out.unicodeScalars.append(ch) } }
+        return out
+    }
+}

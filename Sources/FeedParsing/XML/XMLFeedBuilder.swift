@@ -1,0 +1,381 @@
+import CLibXML2
+import FeedModel
+
+/// Turns SAX events of an RSS 0.9x/1.0/2.0 or Atom 0.3/1.0 document into cards, one at a time:
+/// a card is handed to `onCard` as soon as its item closes, so memory does not grow with the
+/// document. Element meanings are looked up by (namespace URI, local name), never by prefix.
+final class XMLFeedBuilder {
+    let onCard: (Card) -> Void
+    let documentBase: String?
+    let maxDepth: Int
+    let maxTextBytes: Int
+
+    var feed = FeedFields()
+    var format: FeedFormat?
+    var rootTag: Tag?
+    var rootName: String?
+    var cardCount = 0
+    var warnings: [String] = []
+    var stopRequested = false
+
+    private var namespaces: [UnsafeRawPointer: Namespace] = [:]
+    private var tags: [UnsafeRawPointer: Tag] = [:]
+    private var atomWithoutNamespace = false
+
+    struct Frame {
+        var ns: Namespace
+        var tag: Tag
+        var base: String?
+    }
+    private var stack: [Frame] = []
+    private var entry: EntryFields?
+    private var entryDepth = -1
+    private var skipDepth = -1
+    private var imageDepth = -1
+    private var authorDepth = -1
+    private var authorName: String?
+    private var authorEmail: String?
+    var capture: Capture?
+
+    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, onCard: @escaping (Card) -> Void) {
+        self.documentBase = documentBase
+        self.maxDepth = maxDepth
+        self.maxTextBytes = maxTextBytes
+        self.onCard = onCard
+        stack.reserveCapacity(32)
+    }
+
+    var entryIsOpen: Bool { entry != nil }
+
+    func withEntry(_ change: (inout EntryFields) -> Void) {
+        guard entry != nil else { return }
+        change(&entry!)
+    }
+
+    func setAuthorName(_ s: String?) { authorName = s }
+    func setAuthorEmail(_ s: String?) { authorEmail = s }
+
+    // MARK: - name lookup (pointers are interned by libxml2's dictionary, so cache by address)
+
+    @inline(__always)
+    private func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
+        guard let uri else { return atomWithoutNamespace ? .atom10 : .none }
+        let key = UnsafeRawPointer(uri)
+        if let ns = namespaces[key] { return ns }
+        let ns = Namespace.from(uri: String(cString: uri))
+        namespaces[key] = ns
+        return ns
+    }
+
+    @inline(__always)
+    private func tag(_ local: UnsafePointer<xmlChar>) -> Tag {
+        let key = UnsafeRawPointer(local)
+        if let t = tags[key] { return t }
+        let t = Tag.from(localName: String(cString: local))
+        tags[key] = t
+        return t
+    }
+
+    // MARK: - SAX events
+
+    func startElement(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ attrs: SAXAttributes) {
+        let depth = stack.count
+        let parentBase = stack.last?.base ?? documentBase
+        var base = parentBase
+        if attrs.count > 0, let xmlBase = attrs.xmlBase {
+            base = WebAddress.resolve(xmlBase, against: parentBase)
+        }
+        if depth == 0 { startRoot(local, uri, attrs) }
+        let ns = namespace(uri)
+        let t = tag(local)
+        stack.append(Frame(ns: ns, tag: t, base: base))
+        if depth >= maxDepth {
+            if !stopRequested { warnings.append("elements nested deeper than \(maxDepth) levels; the rest of the document was not read") }
+            stopRequested = true
+            return
+        }
+        if capture != nil { captureStart(local, attrs, base: base); return }
+        if skipDepth >= 0 || depth == 0 { return }
+        if entry != nil {
+            entryStart(ns, t, attrs, base: base, depth: depth)
+        } else {
+            feedStart(ns, t, attrs, base: base, depth: depth)
+        }
+    }
+
+    func endElement(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) {
+        guard let frame = stack.popLast() else { return }
+        let depth = stack.count
+        if var c = capture {
+            if depth == c.depth {
+                capture = nil
+                finishCapture(&c)
+            } else {
+                captureEnd(local)
+            }
+            return
+        }
+        if depth == skipDepth { skipDepth = -1; return }
+        if skipDepth >= 0 { return }
+        if depth == authorDepth {
+            authorDepth = -1
+            let name = authorName ?? authorEmail
+            if entry != nil { entry!.offerAuthor(name, rank: 3) }
+            authorName = nil; authorEmail = nil
+        }
+        if depth == imageDepth { imageDepth = -1 }
+        if depth == entryDepth, let e = entry {
+            entry = nil
+            entryDepth = -1
+            cardCount += 1
+            onCard(e.card())
+        }
+        _ = frame
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard capture != nil else { return }
+        if capture!.buffer.count + bytes.count > maxTextBytes {
+            if !capture!.truncated {
+                capture!.truncated = true
+                warnings.append("a text element longer than \(maxTextBytes) bytes was cut short")
+            }
+            return
+        }
+        if capture!.kind == .xhtml {
+            capture!.appendEscaped(bytes)
+        } else {
+            capture!.buffer.append(contentsOf: bytes)
+        }
+    }
+
+    // MARK: - root
+
+    private func startRoot(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ attrs: SAXAttributes) {
+        let name = String(cString: local)
+        rootName = name
+        var ns = namespace(uri)
+        let t = tag(local)
+        rootTag = t
+        if t == .rss, ns == .unknown, let uri {
+            // <rss xmlns="..."> : a default namespace on RSS means nothing; read it as plain RSS.
+            namespaces[UnsafeRawPointer(uri)] = Namespace.none
+            ns = .none
+        }
+        if t == .feed && ns == .none { atomWithoutNamespace = true }
+        switch (t, ns) {
+        case (.rss, _):
+            switch attrs.value(named: "version")?.trimmingASCIIWhitespace {
+            case "0.91": format = .rss091
+            case "0.92": format = .rss092
+            case "0.93": format = .rss093
+            case "0.94": format = .rss094
+            case "2.0", "2.0.1", "2": format = .rss20
+            default: format = .rss
+            }
+        case (.RDF, _): format = .rss10
+        case (.feed, .atom03): format = .atom03
+        case (.feed, .atom10): format = .atom10
+        case (.feed, _): format = .atom
+        case (.channel, _): format = .rss
+        default: break
+        }
+    }
+
+    // MARK: - feed level
+
+    private func feedStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
+        let parent = stack[depth - 1].tag
+        if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
+            entry = EntryFields()
+            entryDepth = depth
+            if format == nil { format = ns.isAtom ? .atom : .rss }
+            if let about = attrs.value(named: "about", namespace: .rdf) { entry!.id.offer(about, rank: 1) }
+            return
+        }
+        if imageDepth >= 0 {
+            if t == .url && ns.isRSS { beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 3) }
+            return
+        }
+        let atChannel = parent == .channel || parent == .feed || (parent == .RDF && t == .image)
+        guard atChannel else { return }
+        switch (ns, t) {
+        case (_, .image) where ns.isRSS:
+            imageDepth = depth
+        case (_, .textinput) where ns.isRSS:
+            skipDepth = depth
+        case (_, .title) where ns.isRSS:
+            beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 3)
+        case (_, .title) where ns.isAtom:
+            beginCapture(.feedTitle, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+        case (.dc, .title):
+            beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 2)
+        case (_, .link) where ns.isRSS:
+            if let href = attrs.value(named: "href") {
+                feed.link.offer(WebAddress.resolve(href, against: base), rank: 3)
+            } else {
+                beginCapture(.feedLink, kind: .text, base: base, depth: depth, rank: 3)
+            }
+        case (_, .link) where ns.isAtom:
+            let rel = attrs.value(named: "rel")?.lowercased() ?? "alternate"
+            if rel == "alternate", let href = attrs.value(named: "href") {
+                feed.link.offer(WebAddress.resolve(href, against: base), rank: format?.isAtom == true ? 3 : 2)
+            }
+        case (_, .description) where ns.isRSS:
+            beginCapture(.feedDescription, kind: .html, base: base, depth: depth, rank: 3)
+        case (_, .subtitle) where ns.isAtom, (_, .tagline) where ns.isAtom:
+            beginCapture(.feedDescription, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+        case (.dc, .description):
+            beginCapture(.feedDescription, kind: .html, base: base, depth: depth, rank: 2)
+        case (.itunes, .summary):
+            beginCapture(.feedDescription, kind: .text, base: base, depth: depth, rank: 2)
+        case (.itunes, .subtitle):
+            beginCapture(.feedDescription, kind: .text, base: base, depth: depth, rank: 1)
+        case (_, .logo) where ns.isAtom:
+            beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 3)
+        case (_, .icon) where ns.isAtom:
+            beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 1)
+        case (.itunes, .image):
+            if let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
+                feed.image.offer(WebAddress.resolve(href, against: base), rank: 2)
+            }
+        case (.media, .thumbnail):
+            if let url = attrs.value(named: "url") { feed.image.offer(WebAddress.resolve(url, against: base), rank: 0) }
+        case (_, .ttl) where ns.isRSS:
+            beginCapture(.ttl, kind: .text, base: base, depth: depth, rank: 0)
+        case (.sy, .updatePeriod):
+            beginCapture(.updatePeriod, kind: .text, base: base, depth: depth, rank: 0)
+        case (.sy, .updateFrequency):
+            beginCapture(.updateFrequency, kind: .text, base: base, depth: depth, rank: 0)
+        case (_, .author) where ns.isAtom, (_, .contributor) where ns.isAtom:
+            skipDepth = depth
+        default:
+            break
+        }
+    }
+
+    // MARK: - item level
+
+    private func entryStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
+        if authorDepth >= 0 {
+            if ns.isAtom && t == .name { beginCapture(.authorName, kind: .text, base: base, depth: depth, rank: 0) }
+            if ns.isAtom && t == .email { beginCapture(.authorEmail, kind: .text, base: base, depth: depth, rank: 0) }
+            return
+        }
+        switch (ns, t) {
+        case (_, .source) where ns.isAtom, (_, .contributor) where ns.isAtom:
+            skipDepth = depth   // another feed's metadata, or people other than the author
+        case (_, .title) where ns.isRSS:
+            beginCapture(.title, kind: .guess, base: base, depth: depth, rank: 3)
+        case (_, .title) where ns.isAtom:
+            beginCapture(.title, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+        case (.dc, .title):
+            beginCapture(.title, kind: .guess, base: base, depth: depth, rank: 2)
+        case (.media, .title):
+            beginCapture(.title, kind: attrs.value(named: "type") == "html" ? .html : .guess, base: base, depth: depth, rank: 1)
+        case (_, .link) where ns.isRSS:
+            if let href = attrs.value(named: "href") {
+                entry!.link.offer(WebAddress.resolve(href, against: base), rank: 3)
+            } else {
+                beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3)
+            }
+        case (_, .link) where ns.isAtom:
+            atomLink(attrs, base: base)
+        case (_, .guid) where ns.isRSS:
+            let permalink = attrs.value(named: "isPermaLink")?.trimmingASCIIWhitespace.lowercased() != "false"
+            beginCapture(permalink ? .permalinkGuid : .guid, kind: .text, base: base, depth: depth, rank: 3)
+        case (_, .id) where ns.isAtom:
+            beginCapture(.id, kind: .text, base: base, depth: depth, rank: 3)
+        case (_, .description) where ns.isRSS:
+            beginCapture(.summary, kind: .html, base: base, depth: depth, rank: 3)
+        case (_, .summary) where ns.isAtom:
+            beginCapture(.summary, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+        case (.dc, .description):
+            beginCapture(.summary, kind: .html, base: base, depth: depth, rank: 2)
+        case (.itunes, .summary):
+            beginCapture(.summary, kind: .text, base: base, depth: depth, rank: 1)
+        case (.media, .description):
+            beginCapture(.summary, kind: attrs.value(named: "type") == "html" ? .html : .text, base: base, depth: depth, rank: 0)
+        case (.content, .encoded):
+            beginCapture(.content, kind: .html, base: base, depth: depth, rank: 3)
+        case (_, .content) where ns.isAtom:
+            guard attrs.value(named: "src") == nil else { break }   // out-of-line content: nothing to show
+            let mode = attrs.value(named: "mode")?.lowercased()
+            beginCapture(.content, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: mode == "base64")
+        case (.xhtml, .body):
+            beginCapture(.content, kind: .xhtml, base: base, depth: depth, rank: 2)
+        case (_, .pubDate) where ns.isRSS, (_, .published) where ns.isAtom:
+            beginCapture(.published, kind: .text, base: base, depth: depth, rank: 3)
+        case (_, .issued) where ns.isAtom:
+            beginCapture(.published, kind: .text, base: base, depth: depth, rank: 2)
+        case (.dcterms, .issued):
+            beginCapture(.published, kind: .text, base: base, depth: depth, rank: 1)
+        case (_, .updated) where ns.isAtom:
+            beginCapture(.updated, kind: .text, base: base, depth: depth, rank: 3)
+        case (_, .modified) where ns.isAtom, (.dcterms, .modified):
+            beginCapture(.updated, kind: .text, base: base, depth: depth, rank: 2)
+        case (.dc, .date):
+            beginCapture(.updated, kind: .text, base: base, depth: depth, rank: 1)
+        case (_, .author) where ns.isRSS, (.dc, .creator):
+            beginCapture(.author, kind: .guess, base: base, depth: depth, rank: 3)
+        case (_, .author) where ns.isAtom:
+            authorDepth = depth
+        case (.itunes, .author):
+            beginCapture(.author, kind: .text, base: base, depth: depth, rank: 1)
+        case (_, .enclosure) where ns.isRSS:
+            entry!.addEnclosure(url: attrs.value(named: "url") ?? attrs.value(named: "href"),
+                                type: attrs.value(named: "type"), length: attrs.value(named: "length"), base: base)
+        case (.media, .thumbnail):
+            if entry!.thumbnail == nil, let url = attrs.value(named: "url") {
+                entry!.thumbnail = WebAddress.resolve(url, against: base)
+            }
+        case (.media, .content):
+            mediaContent(attrs, base: base)
+        case (.itunes, .image):
+            if entry!.itunesImage == nil, let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
+                entry!.itunesImage = WebAddress.resolve(href, against: base)
+            }
+        case (_, .image) where ns.isRSS:
+            if let href = attrs.value(named: "href") ?? attrs.value(named: "url") ?? attrs.value(named: "src") {
+                if entry!.looseImage == nil { entry!.looseImage = WebAddress.resolve(href, against: base) }
+            } else {
+                beginCapture(.looseImage, kind: .html, base: base, depth: depth, rank: 0)
+            }
+        default:
+            break
+        }
+    }
+
+    private func atomKind(_ attrs: SAXAttributes) -> TextKind {
+        TextKind.atom(type: attrs.value(named: "type"), mode: attrs.value(named: "mode")?.lowercased())
+    }
+
+    private func atomLink(_ attrs: SAXAttributes, base: String?) {
+        guard let href = attrs.value(named: "href") else { return }
+        let rel = attrs.value(named: "rel")?.trimmingASCIIWhitespace.lowercased() ?? "alternate"
+        let type = attrs.value(named: "type")?.lowercased()
+        switch rel {
+        case "alternate", "http://www.iana.org/assignments/relation/alternate":
+            // Prefer the HTML page over other alternates (a PDF, a JSON twin).
+            let htmlish = type == nil || type == "text/html" || type == "application/xhtml+xml"
+            entry!.link.offer(WebAddress.resolve(href, against: base), rank: format?.isAtom == true ? (htmlish ? 3 : 2) : 2)
+        case "enclosure":
+            entry!.addEnclosure(url: href, type: type, length: attrs.value(named: "length"), base: base)
+        default:
+            break
+        }
+    }
+
+    private func mediaContent(_ attrs: SAXAttributes, base: String?) {
+        guard entry!.mediaImage == nil, let url = attrs.value(named: "url") else { return }
+        let medium = attrs.value(named: "medium")?.lowercased()
+        let type = attrs.value(named: "type")?.lowercased()
+        let isImage = medium == "image" || (type?.hasPrefix("image/") ?? false)
+            || (medium == nil && type == nil && WebAddress.looksLikeImageURL(WebAddress.resolve(url, against: base)))
+        if isImage { entry!.mediaImage = WebAddress.resolve(url, against: base) }
+    }
+}
+
+extension FeedFormat {
+    var isAtom: Bool { self == .atom03 || self == .atom10 || self == .atom }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Exit statuses: 0 all went well, 1 some sources failed, 2 usage or configuration error.
+enum ExitStatus: Int32 {
+    case ok = 0
+    case someFailed = 1
+    case usage = 2
+}
+
+/// Options that come before the subcommand and apply to all of them.
+struct GlobalOptions {
+    var home: String?
+}
+
+/// One subcommand: its name, its help text, and what it does.
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    /// The full help: usage line(s), then option descriptions.
+    static var help: String { get }
+    static var spec: Arguments.Spec { get }
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus
+}
+
+/// Writes to standard error, one line per message.
+enum Diagnostics {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("feeds: " + message + "\n").utf8))
+    }
+
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data(("feeds: warning: " + message + "\n").utf8))
+    }
+}
+
+/// Buffered standard output: commands that print many lines write through this.
+final class Output {
+    nonisolated(unsafe) static let standard = Output()
+    private var buffer: [UInt8] = []
+
+    func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func line(_ s: String = "") { write(s); write("\n") }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { if errno == EINTR { continue }; break }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,3 @@
+enum Version {
+    static let string = "0.1.0"
+}
