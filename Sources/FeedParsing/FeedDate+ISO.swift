@@ -50,7 +50,8 @@ extension FeedDate {
     }
 
     /// The date: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-0MM-DD`, `YYYY-DDD`, `YYYYMMDD`, `YYYYDDD`,
-    /// `YYYY-<Hungarian month>-D`, `YYYY년 MM월 DD일`. `YYYY` and `YYYY-MM` must end the text.
+    /// `YYYY-<month name>-D` (Hungarian feeds; English names work too), `YYYY년 MM월 DD일`.
+    /// `YYYY` and `YYYY-MM` must end the text.
     private static func datePart(_ c: inout DateCursor, _ f: inout DateFields, korean: inout Bool) -> Bool {
         let (lead, count) = c.digits()
         switch count {
@@ -75,7 +76,7 @@ extension FeedDate {
         guard c.consume(UInt8(ascii: "-")) else { return false }
 
         if !DateCursor.isDigit(c.peek) {
-            // Hungarian: 2004-július-13
+            // A month name, as Hungarian feeds write it: 2004-július-13
             let name = c.word()
             guard let month = month(c, name), c.consume(UInt8(ascii: "-")) else { return false }
             let (day, dayCount) = c.digits()

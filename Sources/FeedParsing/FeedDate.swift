@@ -31,9 +31,9 @@ import FeedModel
 /// - then optionally (spaces allowed before it) `Z`/`z`, `±hh:mm`, `±hhmm`, `±hh`, or a zone name
 ///   as above; no zone means UTC. `2004-07-08 23:56:58 -00:20` and SearXNG's
 ///   `2024-01-02 10:00:00+0000` are this form with spaces.
-/// - Hungarian month names (`2004-július-13T9:15-05:00`), Korean OnBlog
-///   (`2004년 05월 28일  01:31:15`) and Nate (`2004-05-25 오후 11:23:17`) dates, both in
-///   Korea's zone (+09:00) unless a zone follows.
+/// - a month name instead of the number, Hungarian or English (`2004-július-13T9:15-05:00`)
+/// - Korean OnBlog (`2004년 05월 28일  01:31:15`) and Nate (`2004-05-25 오후 11:23:17`) dates,
+///   both in Korea's zone (+09:00) unless a zone follows.
 ///
 /// Everything else is nil, never "now": unknown words, a field out of range (month 13,
 /// 30 February, hour 25, minute 60; second 60 is a leap second and folds into the next minute,
