@@ -1,0 +1,133 @@
+import FeedModel
+
+/// The RFC 822 family: RFC 822/2822 dates and the ways feeds bend them, asctime, Perforce.
+///
+/// Rather than one template per variant, fields are assigned by shape as they come, which
+/// covers every ordering seen in feeds with one loop:
+/// - a weekday name is skipped, only as the first word;
+/// - a month name is the month; `n:nn` starts the time; `nnnn/nn/nn` is a Perforce date;
+/// - four digits are the year; one or two digits are the day, or the two-digit year once
+///   the day is known;
+/// - after the time: `AM`/`PM`, then one zone (name or offset), then an optional `(comment)`.
+/// Anything else (an unknown word, a second month, a third number, stray punctuation) makes
+/// the whole text unparseable: a guess would put the card at a wrong place in time.
+extension FeedDate {
+    static func parseRFC822(_ c: inout DateCursor) -> Timestamp? {
+        var f = DateFields()
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        var hasWeekday = false
+        var hasTime = false
+        var hasMeridiem = false
+        var hasZone = false
+
+        while true {
+            skipSeparators(&c)
+            if c.atEnd { break }
+            let b = c.peek
+
+            if DateCursor.isDigit(b) {
+                let (value, count) = c.digits()
+                if c.peek == UInt8(ascii: ":") {
+                    guard !hasTime, (1...2).contains(count), clock(&c, &f, hour: value) else { return nil }
+                    hasTime = true
+                } else if c.peek == UInt8(ascii: "/") {
+                    // Perforce: 2006/09/15
+                    guard count == 4, day == nil, month == nil, year == nil, !hasTime else { return nil }
+                    c.i += 1
+                    let (m, mCount) = c.digits()
+                    guard (1...2).contains(mCount), c.consume(UInt8(ascii: "/")) else { return nil }
+                    let (d, dCount) = c.digits()
+                    guard (1...2).contains(dCount) else { return nil }
+                    (year, month, day) = (value, m, d)
+                } else if count == 4 {
+                    guard year == nil else { return nil }
+                    year = value
+                } else if count <= 2, day == nil {
+                    day = value
+                } else if count == 2, year == nil {
+                    // Two-digit year (RFC 822 allows it): a window around the present.
+                    year = value < 50 ? 2000 + value : 1900 + value
+                } else {
+                    return nil
+                }
+            } else if b == UInt8(ascii: "+") || b == UInt8(ascii: "-") {
+                if hasTime, !hasZone, DateCursor.isDigit(c.byte(at: c.i + 1)) {
+                    guard let offset = numericOffset(&c) else { return nil }
+                    f.offset = offset
+                    hasZone = true
+                } else if b == UInt8(ascii: "-"), !hasTime, isAlphanumeric(c.byte(at: c.i - 1)),
+                          isAlphanumeric(c.byte(at: c.i + 1)) {
+                    c.i += 1  // 01-Jan-2004
+                } else {
+                    return nil
+                }
+            } else if b == UInt8(ascii: "(") {
+                // RFC 2822 comment after the zone, "+0100 (CET)": skipped, must end the text.
+                guard hasTime || year != nil else { return nil }
+                while !c.atEnd, c.peek != UInt8(ascii: ")") { c.i += 1 }
+                guard c.consume(UInt8(ascii: ")")) else { return nil }
+                skipSeparators(&c)
+                guard c.atEnd else { return nil }
+            } else if DateCursor.isWordByte(b) {
+                let w = c.word()
+                _ = c.consume(UInt8(ascii: "."))  // "Jan.", "Thu."
+                if !hasWeekday, day == nil, month == nil, year == nil, !hasTime, isWeekday(c, w) {
+                    hasWeekday = true
+                } else if month == nil, let m = FeedDate.month(c, w) {
+                    month = m
+                } else if hasTime, !hasMeridiem, !hasZone, c.word(w, is: "am") || c.word(w, is: "pm") {
+                    guard f.applyMeridiem(pm: c.word(w, is: "pm")) else { return nil }
+                    hasMeridiem = true
+                } else if hasTime, !hasZone {
+                    // Re-read the word as a zone; zone names are ASCII, so a word with other
+                    // bytes fails there.
+                    c.i = w.lowerBound
+                    guard let offset = zone(&c, lenient: true) else { return nil }
+                    f.offset = offset
+                    hasZone = true
+                } else {
+                    return nil
+                }
+            } else {
+                return nil
+            }
+        }
+
+        guard let day, let month, let year else { return nil }
+        f.year = year
+        f.month = month
+        f.day = day
+        return f.timestamp
+    }
+
+    /// `h:mm` or `hh:mm`, optional `:ss`, optional fraction; the hour is already read.
+    private static func clock(_ c: inout DateCursor, _ f: inout DateFields, hour: Int) -> Bool {
+        c.i += 1  // ":"
+        let (minute, minuteCount) = c.digits()
+        guard minuteCount == 2 else { return false }
+        f.hour = hour
+        f.minute = minute
+        if c.consume(UInt8(ascii: ":")) {
+            let (second, secondCount) = c.digits()
+            guard secondCount == 2 else { return false }
+            f.second = second
+        }
+        skipFraction(&c)
+        return true
+    }
+
+    /// White space and commas: "Fri,24 Nov", "Mon, 13 Feb, 2012", "Thu,  5 Apr".
+    private static func skipSeparators(_ c: inout DateCursor) {
+        while true {
+            if c.skipSpaces() > 0 { continue }
+            if c.consume(UInt8(ascii: ",")) { continue }
+            return
+        }
+    }
+
+    private static func isAlphanumeric(_ b: UInt8) -> Bool {
+        DateCursor.isDigit(b) || DateCursor.isASCIILetter(b)
+    }
+}
