@@ -3,7 +3,7 @@
 /// descriptions, the document URL as the base of last resort).
 public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     public var scheme: String?      // lower-cased
-    public var authority: String?   // userinfo@host:port, host lower-cased
+    public var authority: String?   // userinfo@host:port, as written
     public var path: String
     public var query: String?
     public var fragment: String?
@@ -30,7 +30,7 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         if s.hasPrefix("//") {
             s = s.dropFirst(2)
             let end = s.firstIndex(of: "/") ?? s.endIndex
-            authority = WebAddress.normalizedAuthority(s[..<end])
+            authority = String(s[..<end])
             s = s[end...]
         }
         path = String(s)
@@ -44,7 +44,7 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         if let at = a.lastIndex(of: "@") { a = a[a.index(after: at)...] }
         if a.hasPrefix("[") { return a.firstIndex(of: "]").map { String(a[...$0]) } ?? String(a) }
         if let colon = a.lastIndex(of: ":") { a = a[..<colon] }
-        return String(a)
+        return a.lowercased()
     }
 
     public var description: String {
@@ -103,11 +103,12 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         return ref.resolved(against: b).description
     }
 
-    /// The form used for identity and dedup: scheme and host lower-cased (done by parsing),
+    /// The form used for identity and dedup: scheme and host lower-cased,
     /// default port dropped, empty path of http(s) made "/", fragment dropped.
     public var normalizedForIdentity: String {
         var n = self
         n.fragment = nil
+        n.authority = n.authority.map { WebAddress.normalizedAuthority($0[...]) }
         if let auth = n.authority, let scheme = n.scheme {
             if (scheme == "http" && auth.hasSuffix(":80")) || (scheme == "https" && auth.hasSuffix(":443")) {
                 n.authority = String(auth.dropLast(scheme == "http" ? 3 : 4))

@@ -69,6 +69,7 @@ public final class FeedStreamParser {
         warnings += prepass.warnings + builder.warnings
         if let parser, !parser.wellFormed { warnings.insert("the XML is not well-formed; what could be read was kept", at: 0) }
         try checkIsFeed(builder)
+        warnings += builder.warnings.filter { !warnings.contains($0) }
         return FeedSummary(feed: builder.feed.info(), format: builder.format, cardCount: builder.cardCount, warnings: warnings)
     }
 
@@ -150,7 +151,9 @@ public final class FeedStreamParser {
     private func checkIsFeed(_ b: XMLFeedBuilder) throws {
         switch b.rootTag {
         case .none:
-            throw FeedParseError.notAFeed("no XML element found")
+            // Markup without a single element (only a declaration or a comment): an empty,
+            // broken feed rather than something else entirely.
+            b.warnings.append("no XML element found; the feed is empty")
         case .some(.html), .some(.head):
             throw FeedParseError.notAFeed("this is an HTML page (the feed may be linked from it)")
         case .some(.opml):

@@ -45,6 +45,9 @@ final class Output {
 
     func line(_ s: String = "") { write(s); write("\n") }
 
+    /// Drops what was not yet written (a command failed before its output was complete).
+    func discard() { buffer.removeAll(keepingCapacity: true) }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { raw in

@@ -78,7 +78,13 @@ final class Transcoder {
                 scalar = scalar << 6 | UInt32(cc & 0x3F)
             }
             if ok, scalar >= minScalar, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + len)]))
+                if scalar < 0xA0 {
+                    // U+0080...U+009F are C1 controls that no feed means: they are windows-1252
+                    // punctuation (smart quotes, dashes) that went through a Latin-1 converter.
+                    appendUTF8(windows1252Scalar(UInt8(scalar)), to: &out)
+                } else {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + len)]))
+                }
                 i += len
             } else {
                 repair(c, &out); i += 1

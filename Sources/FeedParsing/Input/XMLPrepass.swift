@@ -172,8 +172,40 @@ final class XMLPrepass {
             return 1
         }
         let name = Array(b[(i + 1)..<j])
+        if let repaired = doubleEncodedSequence(b, start: i, firstEnd: j, first: name, into: &out) { return repaired }
         if !writeReference(name, into: &out, depth: 0) { out.append(contentsOf: Self.ampersand); return 1 }
         return j - i + 1
+    }
+
+    /// `&#226;&#128;&#166;` (or `&acirc;&#128;&brvbar;`): references to Latin-1 characters that
+    /// together spell one UTF-8 sequence are text that was UTF-8, read as Latin-1 and escaped.
+    /// They are read as the character meant ("…"). Returns bytes consumed, or nil.
+    private func doubleEncodedSequence(_ b: UnsafeBufferPointer<UInt8>, start: Int, firstEnd: Int, first: [UInt8],
+                                       into out: inout [UInt8]) -> Int? {
+        guard let lead = latin1Value(first), (0xC2...0xF4).contains(lead) else { return nil }
+        let needed = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1
+        var scalar = lead & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
+        var k = firstEnd + 1
+        for _ in 0..<needed {
+            guard k < b.count, b[k] == UInt8(ascii: "&"),
+                  let semi = (k + 1..<min(b.count, k + 12)).first(where: { b[$0] == UInt8(ascii: ";") }),
+                  let v = latin1Value(Array(b[(k + 1)..<semi])), (0x80...0xBF).contains(v)
+            else { return nil }
+            scalar = scalar << 6 | (v & 0x3F)
+            k = semi + 1
+        }
+        guard let accepted = Self.acceptableScalar(scalar), scalar >= 0x80 else { return nil }
+        Self.writeCharRef(accepted, into: &out)
+        return k - start
+    }
+
+    /// The code point below 256 a reference names, before any windows-1252 reading.
+    private func latin1Value(_ name: [UInt8]) -> UInt32? {
+        if name.first == UInt8(ascii: "#") { return Self.numericValue(name).flatMap { $0 < 256 ? $0 : nil } }
+        guard declared.isEmpty || declared[String(decoding: name, as: UTF8.self)] == nil,
+              let chars = HTMLEntities.characters(named: String(decoding: name, as: UTF8.self)),
+              chars.unicodeScalars.count == 1, let v = chars.unicodeScalars.first?.value, v < 256 else { return nil }
+        return v
     }
 
     private static let ampersand = Array("&#38;".utf8)

@@ -121,8 +121,8 @@ extension XMLFeedBuilder {
                 }
             case .content: withEntry { $0.content.offer(value, rank: c.rank) }
             case .summary: withEntry { $0.summary.offer(value, rank: c.rank) }
-            case .published: withEntry { $0.published.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank) }
-            case .updated: withEntry { $0.updated.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank) }
+            case .published: withEntry { $0.published.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank, replacingEqual: true) }
+            case .updated: withEntry { $0.updated.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank, replacingEqual: true) }
             case .author: withEntry { $0.offerAuthor(value.plain, rank: c.rank) }
             case .looseImage:
                 let url = value.plain.map { WebAddress.resolve($0, against: c.base) }

@@ -2,14 +2,15 @@ import FeedModel
 import Markup
 
 /// A value with the rank of the element it came from: a higher rank replaces a lower one, an
-/// equal rank keeps the first (`<title>` beats `dc:title` beats `media:title`, wherever they
+/// equal rank keeps the first unless asked otherwise (`<title>` beats `dc:title` beats `media:title`, wherever they
 /// stand in the item).
 struct Ranked<Value> {
     private(set) var value: Value?
     private var rank = Int.min
 
-    mutating func offer(_ v: Value?, rank r: Int) {
-        guard let v, r > rank else { return }
+    /// `replacingEqual`: a later value of the same rank wins (repeated dates: the last counts).
+    mutating func offer(_ v: Value?, rank r: Int, replacingEqual: Bool = false) {
+        guard let v, r > rank || (replacingEqual && r == rank) else { return }
         value = v
         rank = r
     }

@@ -9,7 +9,9 @@ enum Namespace: UInt8 {
         if u.hasSuffix("/") || u.hasSuffix("#") { u.removeLast() }
         switch u {
         case "http://www.w3.org/2005/atom": return .atom10
-        case "http://purl.org/atom/ns": return .atom03
+        case "http://purl.org/atom/ns", "http://example.com/newformat", "http://purl.org/echo",
+             "http://purl.org/pie", "http://example.com/necho":
+            return .atom03   // Atom 0.3 and its pre-release names
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns": return .rdf
         case "http://purl.org/rss/1.0": return .rss10
         case "http://my.netscape.com/rdf/simple/0.9": return .rss090
@@ -45,7 +47,7 @@ enum Tag: UInt8 {
     case author, creator, contributor, name, email, uri
     case url, enclosure, image, logo, icon, thumbnail, group, body
     case ttl, updatePeriod, updateFrequency, textinput, source
-    case html, head, opml
+    case html, head, opml, fullitem
 
     static let byName: [String: Tag] = {
         var m: [String: Tag] = [:]
@@ -54,12 +56,11 @@ enum Tag: UInt8 {
                           .published, .issued, .created, .updated, .modified, .date, .author, .creator,
                           .contributor, .name, .email, .uri, .url, .enclosure, .image, .logo, .icon,
                           .thumbnail, .group, .body, .ttl, .updatePeriod, .updateFrequency, .textinput,
-                          .source, .html, .head, .opml]
-        for t in all { m["\(t)"] = t }
-        m["textInput"] = .textinput
-        m["pubdate"] = .pubDate
+                          .source, .html, .head, .opml, .fullitem]
+        for t in all { m["\(t)".lowercased()] = t }
         return m
     }()
 
-    static func from(localName: String) -> Tag { byName[localName] ?? .other }
+    /// Case-insensitive, as iTunes reads feeds (`<Title>` is a title).
+    static func from(localName: String) -> Tag { byName[localName.lowercased()] ?? .other }
 }

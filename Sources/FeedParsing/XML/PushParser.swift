@@ -1,3 +1,4 @@
+import Foundation
 import CLibXML2
 
 /// The attributes array of SAX2's startElementNs: five pointers per attribute
@@ -12,7 +13,10 @@ struct SAXAttributes {
     func value(_ i: Int) -> String {
         guard let start = base![i * 5 + 3], let end = base![i * 5 + 4] else { return "" }
         let n = end - start
-        return String(decoding: UnsafeBufferPointer(start: start, count: max(0, n)), as: UTF8.self)
+        let s = String(decoding: UnsafeBufferPointer(start: start, count: max(0, n)), as: UTF8.self)
+        // Without entity substitution libxml2 hands out '&' in attribute values as "&#38;"
+        // (for its own tree builder to decode later); it writes no other reference there.
+        return s.contains("&#38;") ? s.replacingOccurrences(of: "&#38;", with: "&") : s
     }
 
     /// The value of the un-namespaced (or any-namespace, when `anyNamespace`) attribute `name`.

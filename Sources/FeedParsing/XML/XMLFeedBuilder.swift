@@ -207,7 +207,7 @@ final class XMLFeedBuilder {
         case (_, .title) where ns.isRSS:
             beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 3)
         case (_, .title) where ns.isAtom:
-            beginCapture(.feedTitle, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+            beginCapture(.feedTitle, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
         case (.dc, .title):
             beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 2)
         case (_, .link) where ns.isRSS:
@@ -224,7 +224,7 @@ final class XMLFeedBuilder {
         case (_, .description) where ns.isRSS:
             beginCapture(.feedDescription, kind: .html, base: base, depth: depth, rank: 3)
         case (_, .subtitle) where ns.isAtom, (_, .tagline) where ns.isAtom:
-            beginCapture(.feedDescription, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+            beginCapture(.feedDescription, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
         case (.dc, .description):
             beginCapture(.feedDescription, kind: .html, base: base, depth: depth, rank: 2)
         case (.itunes, .summary):
@@ -235,7 +235,7 @@ final class XMLFeedBuilder {
             beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 3)
         case (_, .icon) where ns.isAtom:
             beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 1)
-        case (.itunes, .image):
+        case (.itunes, .image), (.itunes, .link) where attrs.value(named: "rel")?.lowercased() == "image":
             if let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
                 feed.image.offer(WebAddress.resolve(href, against: base), rank: 2)
             }
@@ -262,13 +262,16 @@ final class XMLFeedBuilder {
             if ns.isAtom && t == .email { beginCapture(.authorEmail, kind: .text, base: base, depth: depth, rank: 0) }
             return
         }
+        // Core elements count only as children of the item itself: an <id> inside some
+        // extension element of the entry is not the entry's id.
+        if depth != entryDepth + 1 && (ns.isRSS || ns.isAtom || ns == .dc || ns == .dcterms || ns == .content) { return }
         switch (ns, t) {
         case (_, .source) where ns.isAtom, (_, .contributor) where ns.isAtom:
             skipDepth = depth   // another feed's metadata, or people other than the author
         case (_, .title) where ns.isRSS:
             beginCapture(.title, kind: .guess, base: base, depth: depth, rank: 3)
         case (_, .title) where ns.isAtom:
-            beginCapture(.title, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+            beginCapture(.title, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
         case (.dc, .title):
             beginCapture(.title, kind: .guess, base: base, depth: depth, rank: 2)
         case (.media, .title):
@@ -280,7 +283,7 @@ final class XMLFeedBuilder {
                 beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3)
             }
         case (_, .link) where ns.isAtom:
-            atomLink(attrs, base: base)
+            atomLink(attrs, base: base, depth: depth)
         case (_, .guid) where ns.isRSS:
             let permalink = attrs.value(named: "isPermaLink")?.trimmingASCIIWhitespace.lowercased() != "false"
             beginCapture(permalink ? .permalinkGuid : .guid, kind: .text, base: base, depth: depth, rank: 3)
@@ -289,7 +292,7 @@ final class XMLFeedBuilder {
         case (_, .description) where ns.isRSS:
             beginCapture(.summary, kind: .html, base: base, depth: depth, rank: 3)
         case (_, .summary) where ns.isAtom:
-            beginCapture(.summary, kind: atomKind(attrs), base: base, depth: depth, rank: 3)
+            beginCapture(.summary, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
         case (.dc, .description):
             beginCapture(.summary, kind: .html, base: base, depth: depth, rank: 2)
         case (.itunes, .summary):
@@ -300,10 +303,11 @@ final class XMLFeedBuilder {
             beginCapture(.content, kind: .html, base: base, depth: depth, rank: 3)
         case (_, .content) where ns.isAtom:
             guard attrs.value(named: "src") == nil else { break }   // out-of-line content: nothing to show
-            let mode = attrs.value(named: "mode")?.lowercased()
-            beginCapture(.content, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: mode == "base64")
+            beginCapture(.content, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
         case (.xhtml, .body):
             beginCapture(.content, kind: .xhtml, base: base, depth: depth, rank: 2)
+        case (_, .fullitem) where ns.isRSS:
+            beginCapture(.content, kind: .html, base: base, depth: depth, rank: 1)
         case (_, .pubDate) where ns.isRSS, (_, .published) where ns.isAtom:
             beginCapture(.published, kind: .text, base: base, depth: depth, rank: 3)
         case (_, .issued) where ns.isAtom:
@@ -316,7 +320,7 @@ final class XMLFeedBuilder {
             beginCapture(.updated, kind: .text, base: base, depth: depth, rank: 2)
         case (.dc, .date):
             beginCapture(.updated, kind: .text, base: base, depth: depth, rank: 1)
-        case (_, .author) where ns.isRSS, (.dc, .creator):
+        case (_, .author) where ns.isRSS, (.dc, .creator), (.dc, .author):
             beginCapture(.author, kind: .guess, base: base, depth: depth, rank: 3)
         case (_, .author) where ns.isAtom:
             authorDepth = depth
@@ -331,7 +335,7 @@ final class XMLFeedBuilder {
             }
         case (.media, .content):
             mediaContent(attrs, base: base)
-        case (.itunes, .image):
+        case (.itunes, .image), (.itunes, .link) where attrs.value(named: "rel")?.lowercased() == "image":
             if entry!.itunesImage == nil, let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
                 entry!.itunesImage = WebAddress.resolve(href, against: base)
             }
@@ -350,10 +354,18 @@ final class XMLFeedBuilder {
         TextKind.atom(type: attrs.value(named: "type"), mode: attrs.value(named: "mode")?.lowercased())
     }
 
-    private func atomLink(_ attrs: SAXAttributes, base: String?) {
-        guard let href = attrs.value(named: "href") else { return }
+    private func isBase64(_ attrs: SAXAttributes) -> Bool {
+        attrs.value(named: "mode")?.lowercased() == "base64"
+    }
+
+    private func atomLink(_ attrs: SAXAttributes, base: String?, depth: Int) {
         let rel = attrs.value(named: "rel")?.trimmingASCIIWhitespace.lowercased() ?? "alternate"
         let type = attrs.value(named: "type")?.lowercased()
+        guard let href = attrs.value(named: "href") else {
+            // Pre-standard Atom put the URL in the element's text.
+            if rel == "alternate" { beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3) }
+            return
+        }
         switch rel {
         case "alternate", "http://www.iana.org/assignments/relation/alternate":
             // Prefer the HTML page over other alternates (a PDF, a JSON twin).

@@ -1,0 +1,97 @@
+import Foundation
+
+/// `feeds [--home DIR] COMMAND [OPTIONS] [ARGS]`: the thin shell around the library. Each
+/// subcommand lives in its own file; this file only dispatches and maps errors to exit codes.
+/// Every subcommand, in the order `feeds --help` lists them.
+enum CLI {
+    static var commands: [any Command.Type] {
+        [
+            ParseCommand.self,
+        ]
+    }
+
+    static func usage() -> String {
+        var s = """
+        usage: feeds [--home DIR] COMMAND [OPTIONS] [ARGS]
+
+        A feed reader and aggregator: RSS, Atom, JSON Feed and saved web searches, as cards.
+
+        commands:
+
+        """
+        let width = commands.map { $0.name.count }.max() ?? 8
+        for c in commands {
+            s += "  " + c.name + String(repeating: " ", count: width - c.name.count + 2) + c.summary + "\n"
+        }
+        s += """
+
+        global options:
+          --home DIR    keep sources, database and caches under DIR (also: FEEDS_HOME)
+          --help, -h    this help; 'feeds help COMMAND' or 'feeds COMMAND --help' for a command
+          --version     the version
+
+        exit status: 0 ok, 1 some sources failed, 2 usage or configuration error
+        """
+        return s
+    }
+
+    static func findCommand(_ name: String) throws -> any Command.Type {
+        if let c = commands.first(where: { $0.name == name }) { return c }
+        var message = "unknown command '\(name)'"
+        if let close = Suggest.closest(to: name, in: commands.map { $0.name }) { message += " (did you mean '\(close)'?)" }
+        throw UsageError(message)
+    }
+
+    static func runMain(_ argv: [String]) -> ExitStatus {
+        var args = Array(argv.dropFirst())
+        var global = GlobalOptions(home: ProcessInfo.processInfo.environment["FEEDS_HOME"])
+        do {
+            while let first = args.first, first.hasPrefix("-") {
+                args.removeFirst()
+                switch first {
+                case "--help", "-h":
+                    print(usage()); return .ok
+                case "--version":
+                    print("feeds \(Version.string)"); return .ok
+                case "--home":
+                    guard let dir = args.first else { throw UsageError("--home needs a directory") }
+                    global.home = dir
+                    args.removeFirst()
+                default:
+                    if first.hasPrefix("--home=") { global.home = String(first.dropFirst(7)); continue }
+                    throw UsageError("unknown option \(first)")
+                }
+            }
+            guard let name = args.first else { throw UsageError("no command given") }
+            args.removeFirst()
+            if name == "help" {
+                guard let topic = args.first else { print(usage()); return .ok }
+                print(try findCommand(topic).help)
+                return .ok
+            }
+            let command = try findCommand(name)
+            if args.contains("--help") || args.contains("-h") {
+                print(command.help)
+                return .ok
+            }
+            let parsed = try Arguments(args, spec: command.spec, command: command.name)
+            let status = try command.run(parsed, global: global)
+            Output.standard.flush()
+            return status
+        } catch let e as UsageError {
+            Output.standard.discard()
+            Diagnostics.error("\(e.message); \(e.hint)")
+            return .usage
+        } catch {
+            Output.standard.flush()
+            Diagnostics.error(describe(error))
+            return .usage
+        }
+    }
+
+    /// One line, for a person.
+    static func describe(_ error: Error) -> String {
+        if let e = error as? LocalizedError, let d = e.errorDescription { return d }
+        return String(describing: error)
+    }
+}
