@@ -44,7 +44,7 @@ final class Database {
 
     private func configure() throws {
         // WAL: readers (`feeds read`) never block the cron writer and the other way round.
-        let mode = try prepare("PRAGMA journal_mode=WAL").queryOne { $0.string(0) } ?? nil
+        let mode = try switchToWAL()
         guard mode?.lowercased() == "wal" else {
             throw StorageError.sqlite(path: path, code: SQLITE_ERROR,
                                       message: "journal mode is \(mode ?? "unknown"), expected wal",
@@ -54,6 +54,22 @@ final class Database {
         // the last transactions, never consistency.
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Sets `journal_mode=WAL` and returns the mode now in force. The mode is stored in the file,
+    /// so only the first open of a new database really switches; that switch needs an exclusive
+    /// lock and SQLite reports BUSY for it at once, without the busy handler. Two commands
+    /// opening a brand-new database together would then fail, so retry within the busy timeout.
+    private func switchToWAL() throws -> String? {
+        let pragma = try prepare("PRAGMA journal_mode=WAL")
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try pragma.queryOne { $0.string(0) } ?? nil
+            } catch StorageError.locked(_) where waited < Database.busyTimeoutMilliseconds {
+                waited += sqlite3_sleep(10)
+            }
+        }
     }
 
     // MARK: - Running SQL
