@@ -32,6 +32,7 @@ extension FeedStore {
             try updateSource.execute([
                 SQLValue(sourceID), SQLValue(validators.etag), SQLValue(validators.lastModified),
                 SQLValue(feed.title), SQLValue(feed.link), SQLValue(feed.description),
+                // A zero or negative hint means nothing; dropping it beats failing the CHECK and the save.
                 SQLValue(feed.image), SQLValue(feed.refreshHintSeconds.flatMap { $0 > 0 ? $0 : nil }),
                 SQLValue(now), SQLValue(nextDue),
             ])
@@ -63,11 +64,19 @@ extension FeedStore {
     /// is returned, so the caller can back off or give up.
     @discardableResult
     public func recordFailure(sourceID: SourceID, message: String, now: Timestamp, nextDue: Timestamp?) throws -> Int {
-        try updateSource(sourceID, """
-            last_attempt_at = ?2, last_error = ?3, consecutive_failures = consecutive_failures + 1,
-            next_due_at = ?4
-            """, [SQLValue(now), .text(message), SQLValue(nextDue)])
-        return try source(id: sourceID)?.consecutiveFailures ?? 0
+        let statement = try db.prepare("""
+            UPDATE sources SET last_attempt_at = ?2, last_error = ?3,
+                consecutive_failures = consecutive_failures + 1, next_due_at = ?4
+            WHERE id = ?1
+            RETURNING consecutive_failures
+            """)
+        return try db.writeTransaction {
+            let failures = try statement.queryOne([SQLValue(sourceID), SQLValue(now), .text(message), SQLValue(nextDue)]) {
+                $0.int(0)
+            }
+            guard let failures else { throw StorageError.noSuchSource(id: sourceID) }
+            return failures
+        }
     }
 
     /// Stops fetching the source for good (410 Gone, for example) until `enable` is called.
