@@ -35,6 +35,27 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(try setup.sources().map(\.cardCount), [rounds * 20, rounds * 20])
     }
 
+    /// Two commands started together on a machine without a database: one migrates, the other
+    /// waits for it and then finds nothing left to do.
+    func testConcurrentFirstOpensBothSucceed() throws {
+        let directory = TemporaryDirectory("feeds-storage")
+        let path = directory.file("new/feeds.db").path
+        let errors = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                let store = try FeedStore(path: path)
+                try store.upsertSource(SourceConfiguration(url: "https://\(worker).example/feed"),
+                                       now: Timestamp(secondsSince1970: 0))
+            } catch {
+                errors.withLock { $0.append("opener \(worker): \(error)") }
+            }
+        }
+        XCTAssertEqual(errors.withLock { $0 }, [])
+        let store = try FeedStore(path: path)
+        XCTAssertEqual(try store.databaseSchemaVersion(), FeedStore.schemaVersion)
+        XCTAssertEqual(try store.sources().count, 4)
+    }
+
     /// The pattern that fails with deferred transactions: read, then write based on what was read.
     /// With `BEGIN IMMEDIATE` the second writer waits for the lock instead of failing at once.
     func testReadThenWriteTransactionsDoNotFailUnderContention() throws {
@@ -72,14 +93,8 @@ final class ConcurrencyTests: XCTestCase {
         let holder = try Database(path: path)
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("UPDATE sources SET name = 'held'")
-        let released = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: 0.3)
-            released.signal()
-        }
-        thread.start()
-        // Commit from this thread once the timer fires, while the store waits on another one.
-        let result = Mutex<Result<SaveSummary, StorageError>?>(nil)
+
+        let outcome = Mutex<String?>(nil)
         let writerDone = DispatchSemaphore(value: 0)
         let writer = Thread {
             do {
@@ -87,17 +102,17 @@ final class ConcurrencyTests: XCTestCase {
                 let summary = try other.saveFetch(sourceID: source, feed: FeedInfo(), cards: [Card(id: "a")],
                                                   validators: CacheValidators(), now: Timestamp(secondsSince1970: 1),
                                                   nextDue: nil)
-                result.withLock { $0 = .success(summary) }
+                outcome.withLock { $0 = "saved \(summary.new)" }
             } catch {
-                result.withLock { $0 = .failure(error as! StorageError) }
+                outcome.withLock { $0 = "\(error)" }
             }
             writerDone.signal()
         }
         writer.start()
-        released.wait()
+        XCTAssertEqual(writerDone.wait(timeout: .now() + 0.5), .timedOut, "the writer must wait for the lock")
         try holder.execute("COMMIT")
         XCTAssertEqual(writerDone.wait(timeout: .now() + 10), .success)
-        XCTAssertEqual(try result.withLock { $0 }?.get(), SaveSummary(new: 1))
+        XCTAssertEqual(outcome.withLock { $0 }, "saved 1")
         XCTAssertEqual(try store.source(id: source)?.configuration.name, "held")
     }
 }
