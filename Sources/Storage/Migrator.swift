@@ -1,17 +1,19 @@
 /// Brings a database to `Schema.currentVersion`, one migration per transaction, and refuses
 /// files that are not feeds databases or were written by a newer feeds.
 enum Migrator {
-    static func migrate(_ db: Database) throws {
+    /// `migrations` is a parameter only so tests can run a longer list than the shipped one.
+    static func migrate(_ db: Database, migrations: [String] = Schema.migrations) throws {
         try checkIdentity(db)
+        let target = migrations.count
         var version = try userVersion(db)
-        guard version <= Schema.currentVersion else { throw newer(db, version) }
-        while version < Schema.currentVersion {
+        guard version <= target else { throw newer(db, version, target) }
+        while version < target {
             try db.writeTransaction {
                 // Read again under the write lock: another process may have migrated while we
                 // waited for it, and running a migration twice would fail on CREATE TABLE.
                 version = try userVersion(db)
-                guard version < Schema.currentVersion else { return }
-                try db.execute(Schema.migrations[version])
+                guard version < target else { return }
+                try db.execute(migrations[version])
                 if version == 0 {
                     try db.execute("PRAGMA application_id = \(Schema.applicationID)")
                 }
@@ -20,7 +22,7 @@ enum Migrator {
                 // a crash leaves the old version and the old schema together.
                 try db.execute("PRAGMA user_version = \(version)")
             }
-            guard version <= Schema.currentVersion else { throw newer(db, version) }
+            guard version <= target else { throw newer(db, version, target) }
         }
     }
 
@@ -45,7 +47,7 @@ enum Migrator {
         try db.prepare("PRAGMA user_version").queryOne { $0.int(0) } ?? 0
     }
 
-    private static func newer(_ db: Database, _ version: Int) -> StorageError {
-        .newerSchema(path: db.path, found: version, supported: Schema.currentVersion)
+    private static func newer(_ db: Database, _ version: Int, _ supported: Int) -> StorageError {
+        .newerSchema(path: db.path, found: version, supported: supported)
     }
 }

@@ -44,6 +44,28 @@ final class MigrationTests: StoreTestCase {
         }
     }
 
+    func testAppendedMigrationRunsOnceAndKeepsData() throws {
+        let source = try addSource()
+        try save([article("a")], to: source, at: t(1))
+        let longer = Schema.migrations + ["CREATE TABLE image_cache (url TEXT PRIMARY KEY) STRICT"]
+        try Migrator.migrate(store.db, migrations: longer)
+        try Migrator.migrate(store.db, migrations: longer)  // nothing left to do: no error
+        XCTAssertEqual(try store.databaseSchemaVersion(), Schema.migrations.count + 1)
+        XCTAssertEqual(try allCards().count, 1)
+        XCTAssertThrowsError(try Migrator.migrate(store.db)) { error in
+            guard case .newerSchema = error as? StorageError else { return XCTFail("unexpected \(error)") }
+        }
+    }
+
+    func testFailingMigrationLeavesTheVersionAndSchemaAsTheyWere() throws {
+        let broken = Schema.migrations + ["CREATE TABLE half_done (x INTEGER); SELECT no_such_function();"]
+        XCTAssertThrowsError(try Migrator.migrate(store.db, migrations: broken))
+        XCTAssertEqual(try store.databaseSchemaVersion(), Schema.migrations.count)
+        let leftovers = try store.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'")
+            .queryOne { $0.int(0) }
+        XCTAssertEqual(leftovers, 0)
+    }
+
     func testKindChecksRejectUnknownValues() throws {
         XCTAssertThrowsError(try store.db.execute(
             "INSERT INTO sources (url, kind, created_at) VALUES ('x', 'podcast', 0)")) { error in
