@@ -1,0 +1,67 @@
+import FeedModel
+
+/// A card as saved: the card itself plus what the store adds.
+public struct StoredCard: Hashable, Sendable {
+    public var id: CardID
+    public var card: Card
+    public var key: CardKey
+    public var sourceID: SourceID
+    /// The source's display name (user's name, else feed title, else URL).
+    public var sourceName: String
+    public var isRead: Bool
+    /// The first fetch that brought the card; never changes.
+    public var firstSeenAt: Timestamp
+    /// The fetch that saved the current content (first seen, or last update).
+    public var changedAt: Timestamp
+    /// The last fetch that listed the card.
+    public var lastSeenAt: Timestamp
+    /// What listings order by: published, else updated, else first seen.
+    public var sortDate: Timestamp
+}
+
+/// Which cards to list. Results are always newest first (sort date, then id, descending).
+public struct CardQuery: Hashable, Sendable {
+    /// Only this source; nil for all.
+    public var sourceID: SourceID?
+    /// Only sources with this tag; nil for all.
+    public var tag: String?
+    public var unreadOnly: Bool
+    /// Only cards whose sort date is at or after this moment.
+    public var since: Timestamp?
+    /// At most this many; nil for no limit.
+    public var limit: Int?
+
+    public init(sourceID: SourceID? = nil, tag: String? = nil, unreadOnly: Bool = false,
+                since: Timestamp? = nil, limit: Int? = nil) {
+        self.sourceID = sourceID
+        self.tag = tag
+        self.unreadOnly = unreadOnly
+        self.since = since
+        self.limit = limit
+    }
+}
+
+/// Which cards to mark read or unread.
+public enum CardSelection: Hashable, Sendable {
+    case cards([CardID])
+    case source(SourceID)
+    case all
+    /// Cards whose sort date is before this moment.
+    case before(Timestamp)
+}
+
+/// What one saved fetch did to the cards.
+public struct SaveSummary: Hashable, Sendable {
+    /// Cards not in the database before.
+    public var new: Int
+    /// Cards whose content changed and were rewritten in place.
+    public var updated: Int
+    /// Cards already saved with the same content; only their last-seen time moved.
+    public var unchanged: Int
+
+    public init(new: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.new = new
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+}

@@ -1,0 +1,140 @@
+import CSQLite
+
+/// One open SQLite connection, owned by this object and closed when it is released.
+///
+/// Not `Sendable`: a connection belongs to one thread (the platform rule is "one connection per
+/// thread"), so two threads or processes each open their own and SQLite's file locks, the busy
+/// timeout and `BEGIN IMMEDIATE` keep them apart.
+final class Database {
+    /// The file as the caller named it; every error message carries it.
+    let path: String
+    private let handle: OpaquePointer
+
+    /// How long a writer waits for another connection's write lock before giving up with
+    /// `StorageError.locked`. A `feeds update` transaction takes milliseconds; five seconds
+    /// covers a slow disk without leaving cron jobs hanging.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    /// Opens (creating when missing) the database file and applies the connection settings.
+    /// A file that is not SQLite is detected here, by the first read, not later.
+    init(path: String) throws {
+        self.path = path
+        var opened: OpaquePointer?
+        // NOMUTEX: the connection is confined to one thread (see the type's comment), so
+        // SQLite's per-connection mutex would only cost time.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            // SQLite allocates a handle even on failure (to carry the message); free it.
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(opened)
+            throw StorageError.from(code: code, message: message, path: path, context: "opening")
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        // The busy handler first: switching to WAL itself needs a lock another process may hold.
+        try check(sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds), "setting the busy timeout")
+        try configure()
+    }
+
+    deinit {
+        // close_v2: should a Statement still be alive, the connection closes when it is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    private func configure() throws {
+        // WAL: readers (`feeds read`) never block the cron writer and the other way round.
+        let mode = try switchToWAL()
+        guard mode?.lowercased() == "wal" else {
+            throw StorageError.sqlite(path: path, code: SQLITE_ERROR,
+                                      message: "journal mode is \(mode ?? "unknown"), expected wal",
+                                      context: "switching to write-ahead logging")
+        }
+        // NORMAL is durable across application crashes in WAL mode; only a power cut may lose
+        // the last transactions, never consistency.
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Sets `journal_mode=WAL` and returns the mode now in force. The mode is stored in the file,
+    /// so only the first open of a new database really switches; that switch needs an exclusive
+    /// lock and SQLite reports BUSY for it at once, without the busy handler. Two commands
+    /// opening a brand-new database together would then fail, so retry within the busy timeout.
+    private func switchToWAL() throws -> String? {
+        let pragma = try prepare("PRAGMA journal_mode=WAL")
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try pragma.queryOne { $0.string(0) } ?? nil
+            } catch StorageError.locked(_) where waited < Database.busyTimeoutMilliseconds {
+                waited += sqlite3_sleep(10)
+            }
+        }
+    }
+
+    // MARK: - Running SQL
+
+    /// Compiles one statement. The statement keeps this connection alive.
+    func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, 0, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw error(code, context: "preparing \(sql)")
+        }
+        return Statement(handle: statement, database: self, sql: sql)
+    }
+
+    /// Runs a script of one or more statements that return no rows (schema, pragmas).
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            throw StorageError.from(code: code, message: text, path: path, context: "running \(sql)")
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True while a transaction is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a write transaction and commits it, or rolls back when `body` throws.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock at the start, waiting up to the busy timeout for
+    /// another writer. A deferred transaction that reads first and writes later would fail at
+    /// once with "locked" if another process committed in between — whatever the timeout.
+    /// Transactions do not nest: the store's public methods each own exactly one.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(!isInTransaction, "Storage: write transactions do not nest")
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+            try execute("COMMIT")
+        } catch {
+            // Rollback may itself fail when SQLite already rolled back (after a full disk, for
+            // example); the first error is the one worth reporting.
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+
+    // MARK: - Errors
+
+    /// Throws the typed error for `code` unless it is SQLITE_OK.
+    func check(_ code: Int32, _ context: @autoclosure () -> String) throws {
+        guard code == SQLITE_OK else { throw error(code, context: context()) }
+    }
+
+    /// The typed error for a failed call on this connection, with SQLite's message.
+    func error(_ code: Int32, context: String) -> StorageError {
+        StorageError.from(code: code, message: String(cString: sqlite3_errmsg(handle)),
+                          path: path, context: context)
+    }
+}

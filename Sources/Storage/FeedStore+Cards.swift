@@ -1,0 +1,78 @@
+import FeedModel
+
+// Reading cards.
+extension FeedStore {
+    /// Cards matching `query`, newest first: sort date descending, then id descending, so cards
+    /// of equal date keep a stable order (the later saved first).
+    public func cards(_ query: CardQuery = CardQuery()) throws -> [StoredCard] {
+        var filter = CardFilter()
+        if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
+        if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
+        if query.unreadOnly { filter.add("c.is_read = 0") }
+        if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
+        return try readCards(filter, limit: query.limit)
+    }
+
+    /// One card by id, or nil.
+    public func card(id: CardID) throws -> StoredCard? {
+        var filter = CardFilter()
+        filter.add("c.id = ?", .integer(id.rawValue))
+        return try readCards(filter, limit: 1).first
+    }
+
+    private func readCards(_ filter: CardFilter, limit: Int?) throws -> [StoredCard] {
+        var values = filter.values
+        var limitClause = ""
+        if let limit {
+            values.append(.integer(Int64(max(0, limit))))
+            limitClause = " LIMIT ?\(values.count)"
+        }
+        let statement = try db.prepare("""
+            SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
+                   c.updated, c.author, c.kind, c.enclosures, c.source_id,
+                   coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
+                   c.last_seen_at, c.sort_date
+            FROM cards c JOIN sources s ON s.id = c.source_id
+            \(filter.whereClause)
+            ORDER BY c.sort_date DESC, c.id DESC\(limitClause)
+            """)
+        let enclosures = try EnclosureReader(db)
+        return try statement.query(values) { row in
+            let card = Card(
+                id: row.string(2), title: row.string(3), description: row.string(4), link: row.string(5),
+                image: row.string(6), published: row.optionalTimestamp(7), updated: row.optionalTimestamp(8),
+                author: row.string(9), enclosures: try enclosures.decode(row.string(11) ?? "[]"),
+                kind: Card.Kind(rawValue: row.string(10) ?? "") ?? .article)
+            return StoredCard(
+                id: CardID(rawValue: row.int64(0)), card: card, key: CardKey(rawValue: row.string(1) ?? ""),
+                sourceID: SourceID(rawValue: row.int64(12)), sourceName: row.string(13) ?? "",
+                isRead: row.bool(14), firstSeenAt: row.timestamp(15), changedAt: row.timestamp(16),
+                lastSeenAt: row.timestamp(17), sortDate: row.timestamp(18))
+        }
+    }
+}
+
+/// A WHERE clause built from conditions with one `?` each, numbered as they are added, so the
+/// SQL text holds no user data.
+struct CardFilter {
+    private(set) var conditions: [String] = []
+    private(set) var values: [SQLValue] = []
+
+    mutating func add(_ condition: String, _ value: SQLValue? = nil) {
+        guard let value else { conditions.append(condition); return }
+        values.append(value)
+        conditions.append(condition.replacingPlaceholder(with: "?\(values.count)"))
+    }
+
+    var whereClause: String {
+        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+}
+
+private extension String {
+    /// Replaces the single `?` of a condition with a numbered parameter.
+    func replacingPlaceholder(with numbered: String) -> String {
+        guard let mark = firstIndex(of: "?") else { return self }
+        return self[..<mark] + numbered + self[index(after: mark)...]
+    }
+}

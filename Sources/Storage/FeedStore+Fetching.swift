@@ -1,0 +1,121 @@
+import FeedModel
+
+// Fetch results: what `feeds update` records after each request. Each method is one
+// transaction, so cards and fetch state always agree, whatever moment the process dies.
+extension FeedStore {
+    /// Saves a successful fetch (a 200): the cards and the source's new state, together.
+    ///
+    /// - Each card is matched by (source, key): `keys[i]` when given (search results use
+    ///   `CardKey.forSearchResult`), else `cards[i].key`. A new key is inserted; a known key with
+    ///   different content is rewritten in place, keeping its id, `firstSeenAt` and read flag; a
+    ///   known key with the same content only gets `lastSeenAt = now`.
+    /// - A key repeated within `cards` counts once and the **first** occurrence wins: feeds list
+    ///   newest first, so the first copy is the current one.
+    /// - The source gets `validators` (replacing the old ones, also by nil: validators belong to
+    ///   the response that delivered the content), the feed info, `lastSuccessAt = now`,
+    ///   `nextDueAt = nextDue`, and its error and failure count cleared.
+    @discardableResult
+    public func saveFetch(sourceID: SourceID, feed: FeedInfo, cards: [Card], keys: [CardKey]? = nil,
+                          validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
+        precondition(keys == nil || keys!.count == cards.count, "Storage: one key per card")
+        let updateSource = try db.prepare("""
+            UPDATE sources SET
+                etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,
+                feed_description = ?6, feed_image = ?7, refresh_hint_seconds = ?8,
+                last_attempt_at = ?9, last_success_at = ?9, items_seen_at = ?9,
+                last_error = NULL, consecutive_failures = 0, next_due_at = ?10
+            WHERE id = ?1
+            """)
+        let writer = try CardWriter(db)
+        let batch = Self.uniqueByKey(cards, keys: keys)
+        return try db.writeTransaction {
+            try updateSource.execute([
+                SQLValue(sourceID), SQLValue(validators.etag), SQLValue(validators.lastModified),
+                SQLValue(feed.title), SQLValue(feed.link), SQLValue(feed.description),
+                // A zero or negative hint means nothing; dropping it beats failing the CHECK and the save.
+                SQLValue(feed.image), SQLValue(feed.refreshHintSeconds.flatMap { $0 > 0 ? $0 : nil }),
+                SQLValue(now), SQLValue(nextDue),
+            ])
+            guard db.changes > 0 else { throw StorageError.noSuchSource(id: sourceID) }
+            var summary = SaveSummary()
+            for (card, key) in batch {
+                switch try writer.save(card, key: key, sourceID: sourceID, now: now) {
+                case .inserted: summary.new += 1
+                case .updated: summary.updated += 1
+                case .unchanged: summary.unchanged += 1
+                }
+            }
+            return summary
+        }
+    }
+
+    /// Records a 304 Not Modified: a success that changes no card. Validators the response
+    /// carried replace the stored ones field by field; nil fields keep what is stored.
+    public func recordNotModified(sourceID: SourceID, validators: CacheValidators = CacheValidators(),
+                                  now: Timestamp, nextDue: Timestamp?) throws {
+        try updateSource(sourceID, """
+            last_attempt_at = ?2, last_success_at = ?2, last_error = NULL,
+            consecutive_failures = 0, next_due_at = ?3,
+            etag = coalesce(?4, etag), last_modified = coalesce(?5, last_modified)
+            """, [SQLValue(now), SQLValue(nextDue), SQLValue(validators.etag), SQLValue(validators.lastModified)])
+    }
+
+    /// Records a failed fetch. Cards and validators stay; the failure count grows by one and
+    /// is returned, so the caller can back off or give up.
+    @discardableResult
+    public func recordFailure(sourceID: SourceID, message: String, now: Timestamp, nextDue: Timestamp?) throws -> Int {
+        let statement = try db.prepare("""
+            UPDATE sources SET last_attempt_at = ?2, last_error = ?3,
+                consecutive_failures = consecutive_failures + 1, next_due_at = ?4
+            WHERE id = ?1
+            RETURNING consecutive_failures
+            """)
+        return try db.writeTransaction {
+            let failures = try statement.queryOne([SQLValue(sourceID), SQLValue(now), .text(message), SQLValue(nextDue)]) {
+                $0.int(0)
+            }
+            guard let failures else { throw StorageError.noSuchSource(id: sourceID) }
+            return failures
+        }
+    }
+
+    /// Stops fetching the source for good (410 Gone, for example) until `enable` is called.
+    public func disable(sourceID: SourceID, reason: String) throws {
+        try updateSource(sourceID, "disabled_reason = ?2", [.text(reason)])
+    }
+
+    /// Makes a disabled source fetchable again, due at once, with a clean failure count.
+    public func enable(sourceID: SourceID) throws {
+        try updateSource(sourceID, "disabled_reason = NULL, consecutive_failures = 0, next_due_at = NULL", [])
+    }
+
+    /// Records a permanent redirect: later fetches go to `url` (nil, or the configured URL
+    /// itself, goes back to the configured URL). The stored validators are dropped because they
+    /// belong to the old address.
+    public func updateFetchURL(sourceID: SourceID, to url: String?) throws {
+        try updateSource(sourceID, """
+            fetch_url = nullif(?2, url), etag = NULL, last_modified = NULL
+            """, [SQLValue(url)])
+    }
+
+    /// One UPDATE of the source row `?1` in its own transaction; `?2…` are `values`.
+    private func updateSource(_ id: SourceID, _ assignments: String, _ values: [SQLValue]) throws {
+        let statement = try db.prepare("UPDATE sources SET \(assignments) WHERE id = ?1")
+        try db.writeTransaction {
+            try statement.execute([SQLValue(id)] + values)
+            guard db.changes > 0 else { throw StorageError.noSuchSource(id: id) }
+        }
+    }
+
+    /// The batch with repeated keys removed, first occurrence kept, order preserved.
+    static func uniqueByKey(_ cards: [Card], keys: [CardKey]?) -> [(Card, CardKey)] {
+        var seen = Set<CardKey>()
+        var batch: [(Card, CardKey)] = []
+        batch.reserveCapacity(cards.count)
+        for (index, card) in cards.enumerated() {
+            let key = keys?[index] ?? card.key
+            if seen.insert(key).inserted { batch.append((card, key)) }
+        }
+        return batch
+    }
+}

@@ -1,0 +1,40 @@
+import FeedModel
+
+// Read and unread.
+extension FeedStore {
+    /// Sets the read flag of the selected cards; returns how many cards changed state (cards
+    /// already in that state do not count).
+    @discardableResult
+    public func setRead(_ read: Bool, _ selection: CardSelection) throws -> Int {
+        let target = SQLValue(read)
+        let statement: Statement
+        var values: [SQLValue] = [target]
+        switch selection {
+        case .cards(let ids):
+            // A JSON array in one parameter: any number of ids without SQLite's variable limit.
+            statement = try db.prepare(
+                "UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND id IN (SELECT value FROM json_each(?2))")
+            values.append(.text("[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"))
+        case .source(let id):
+            statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND source_id = ?2")
+            values.append(SQLValue(id))
+        case .all:
+            statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1")
+        case .before(let date):
+            statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND sort_date < ?2")
+            values.append(SQLValue(date))
+        }
+        return try db.writeTransaction {
+            try statement.execute(values)
+            return db.changes
+        }
+    }
+
+    /// Shorthand for `setRead(true, selection)`.
+    @discardableResult
+    public func markRead(_ selection: CardSelection) throws -> Int { try setRead(true, selection) }
+
+    /// Shorthand for `setRead(false, selection)`.
+    @discardableResult
+    public func markUnread(_ selection: CardSelection) throws -> Int { try setRead(false, selection) }
+}

@@ -1,0 +1,39 @@
+import FeedModel
+
+// Retention: forgetting old cards.
+extension FeedStore {
+    /// Deletes read cards past their source's retention and returns how many went.
+    ///
+    /// A card goes when it is **read**, is **not listed by the source any more** (it was not
+    /// in the latest delivered batch), and either
+    /// - both its sort date and its last sighting are older than `keep_days` (source's value,
+    ///   else `defaultKeepDays`), or
+    /// - it ranks beyond `keep_count` (source's value, else `defaultKeepCount`) in the source's
+    ///   newest-first order (the newest are kept).
+    ///
+    /// Never unread cards; never cards the source still lists, because deleting one would make
+    /// the next fetch bring it back as new and unread. Consequently `keep_count` cannot shrink a
+    /// source below the size of its feed. nil defaults mean no limit of that kind.
+    @discardableResult
+    public func prune(now: Timestamp, defaultKeepDays: Int?, defaultKeepCount: Int? = nil) throws -> Int {
+        let statement = try db.prepare("""
+            DELETE FROM cards WHERE id IN (
+                SELECT r.id
+                FROM (SELECT id, source_id, is_read, sort_date, last_seen_at,
+                             row_number() OVER (PARTITION BY source_id
+                                                ORDER BY sort_date DESC, id DESC) AS rank
+                      FROM cards) r
+                JOIN sources s ON s.id = r.source_id
+                WHERE r.is_read = 1
+                  AND (s.items_seen_at IS NULL OR r.last_seen_at < s.items_seen_at)
+                  AND ((coalesce(s.keep_days, ?2) IS NOT NULL
+                        AND max(r.sort_date, r.last_seen_at) < ?1 - coalesce(s.keep_days, ?2) * 86400)
+                    OR (coalesce(s.keep_count, ?3) IS NOT NULL AND r.rank > coalesce(s.keep_count, ?3)))
+            )
+            """)
+        return try db.writeTransaction {
+            try statement.execute([SQLValue(now), SQLValue(defaultKeepDays), SQLValue(defaultKeepCount)])
+            return db.changes
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import FeedModel
+
+// Sources: the configuration side (add, update, remove, look up).
+extension FeedStore {
+    /// Inserts the source, or updates the configured fields of the one with the same URL while
+    /// keeping everything fetching learned (validators, feed info, failures, cards, read state).
+    /// `now` becomes `created_at` of a new source.
+    @discardableResult
+    public func upsertSource(_ configuration: SourceConfiguration, now: Timestamp) throws -> SourceID {
+        let statement = try db.prepare("""
+            INSERT INTO sources (url, name, kind, tags, keep_days, keep_count, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (url) DO UPDATE SET
+                name = excluded.name, kind = excluded.kind, tags = excluded.tags,
+                keep_days = excluded.keep_days, keep_count = excluded.keep_count
+            RETURNING id
+            """)
+        let id = try db.writeTransaction {
+            try statement.queryOne([
+                .text(configuration.url), SQLValue(configuration.name), .text(configuration.kind.rawValue),
+                .text(TagList.encode(configuration.tags)), SQLValue(configuration.keepDays),
+                SQLValue(configuration.keepCount), SQLValue(now),
+            ]) { $0.int64(0) }
+        }
+        guard let id else { preconditionFailure("Storage: upsert returned no id") }
+        return SourceID(rawValue: id)
+    }
+
+    /// Deletes the source and, by cascade, its cards. Returns false when there was none.
+    @discardableResult
+    public func removeSource(_ id: SourceID) throws -> Bool {
+        let statement = try db.prepare("DELETE FROM sources WHERE id = ?1")
+        return try db.writeTransaction {
+            try statement.execute([SQLValue(id)])
+            return db.changes > 0
+        }
+    }
+
+    /// Every source, in the order they were added, with counts.
+    public func sources() throws -> [StoredSource] {
+        try SourceReader.read(db, where: "1", [])
+    }
+
+    /// Sources to fetch at `now`: not disabled and due (never scheduled counts as due).
+    public func dueSources(at now: Timestamp) throws -> [StoredSource] {
+        try SourceReader.read(db, where: "s.disabled_reason IS NULL AND (s.next_due_at IS NULL OR s.next_due_at <= ?1)",
+                              [SQLValue(now)])
+    }
+
+    public func source(id: SourceID) throws -> StoredSource? {
+        try SourceReader.read(db, where: "s.id = ?1", [SQLValue(id)]).first
+    }
+
+    /// The source whose configured URL is exactly `url`.
+    public func source(url: String) throws -> StoredSource? {
+        try SourceReader.read(db, where: "s.url = ?1", [.text(url)]).first
+    }
+
+    /// Sources whose display name (user's name, else feed title) equals `name`, ignoring ASCII
+    /// case. Names are not unique, so this may find several; the caller decides what that means.
+    public func sources(named name: String) throws -> [StoredSource] {
+        try SourceReader.read(db, where: "coalesce(s.name, s.feed_title) = ?1 COLLATE NOCASE", [.text(name)])
+    }
+}
+
+/// Tags are stored as one space-separated string: simple to show, and `instr` finds one.
+enum TagList {
+    static func encode(_ tags: [String]) -> String {
+        var seen = Set<String>()
+        var words: [String] = []
+        for tag in tags {
+            for word in tag.split(whereSeparator: { $0.isWhitespace }) where seen.insert(String(word)).inserted {
+                words.append(String(word))
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    static func decode(_ stored: String) -> [String] {
+        stored.split(separator: " ").map(String.init)
+    }
+}
+
+/// Maps `sources` rows (and their card counts) to `StoredSource`.
+enum SourceReader {
+    static func read(_ db: Database, where condition: String, _ values: [SQLValue]) throws -> [StoredSource] {
+        let statement = try db.prepare("""
+            SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
+                   s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
+                   s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
+                   s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
+                   s.keep_count, s.created_at,
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND c.is_read = 0)
+            FROM sources s
+            WHERE \(condition)
+            ORDER BY s.id
+            """)
+        return try statement.query(values) { row in
+            StoredSource(
+                id: SourceID(rawValue: row.int64(0)),
+                configuration: SourceConfiguration(
+                    url: row.string(1) ?? "", name: row.string(3),
+                    kind: SourceKind(rawValue: row.string(4) ?? "") ?? .feed,
+                    tags: TagList.decode(row.string(5) ?? ""),
+                    keepDays: row.optionalInt(20), keepCount: row.optionalInt(21)),
+                fetchURL: row.string(2),
+                feed: FeedInfo(title: row.string(8), link: row.string(9), description: row.string(10),
+                               image: row.string(11), refreshHintSeconds: row.optionalInt(12)),
+                validators: CacheValidators(etag: row.string(6), lastModified: row.string(7)),
+                lastAttemptAt: row.optionalTimestamp(13),
+                lastSuccessAt: row.optionalTimestamp(14),
+                itemsSeenAt: row.optionalTimestamp(15),
+                lastError: row.string(16),
+                consecutiveFailures: row.int(17),
+                nextDueAt: row.optionalTimestamp(18),
+                disabledReason: row.string(19),
+                createdAt: row.timestamp(22),
+                cardCount: row.int(23),
+                unreadCount: row.int(24))
+        }
+    }
+}

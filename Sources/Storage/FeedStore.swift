@@ -1,0 +1,31 @@
+import FeedModel
+
+/// The store of sources, fetch state and cards: the only door to the database.
+///
+/// One `FeedStore` is one connection, for one thread. Each public method is one statement or
+/// one `BEGIN IMMEDIATE` transaction, so a process killed at any moment leaves the database as
+/// it was before or after the call, never in between. The store never reads the clock: every
+/// time is a parameter, which keeps it deterministic and testable.
+public final class FeedStore {
+    let db: Database
+
+    /// The database file.
+    public var path: String { db.path }
+
+    /// Opens the database at `path`, creating the file and its folder when missing and migrating
+    /// it to the current schema. Throws `StorageError.notAFeedsDatabase` for a file that is not
+    /// SQLite or belongs to another program, `.newerSchema` for one written by a newer feeds.
+    public init(path: String) throws {
+        try ParentDirectory.create(for: path)
+        db = try Database(path: path)
+        try Migrator.migrate(db)
+    }
+
+    /// The schema version of the open database (equals `FeedStore.schemaVersion` once open).
+    public func databaseSchemaVersion() throws -> Int {
+        try db.prepare("PRAGMA user_version").queryOne { $0.int(0) } ?? 0
+    }
+
+    /// The schema version this program creates.
+    public static var schemaVersion: Int { Schema.currentVersion }
+}

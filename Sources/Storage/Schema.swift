@@ -1,0 +1,103 @@
+/// The database schema, as the ordered list of migrations that build it.
+///
+/// Migration *n* (1-based) takes a database from `PRAGMA user_version` *n − 1* to *n*. Once a
+/// migration has shipped its text never changes — a database out there has already run it —
+/// so a change is always a new string appended at the end.
+///
+/// # Tables (migration 1)
+///
+/// **`sources`** — one row per entry of the user's sources file, plus what fetching learned.
+/// - `url` is the identity as the user wrote it (http(s)/file URL, or `search:` pseudo-URL);
+///   `fetch_url` replaces it for requests after a permanent redirect (NULL = `url`).
+/// - `name`, `kind`, `tags` (space-separated words), `keep_days`, `keep_count` come from the
+///   configuration; NULL retention means "the default given to prune".
+/// - `etag`, `last_modified`: validators of the last 200 response, for conditional requests.
+/// - `feed_title`, `feed_link`, `feed_description`, `feed_image`, `refresh_hint_seconds`: what
+///   the source says about itself.
+/// - `last_attempt_at`, `last_success_at`, `last_error`, `consecutive_failures`, `next_due_at`,
+///   `disabled_reason`: the scheduler's state. `items_seen_at` is the time of the last fetch that
+///   delivered the items (a 200); cards whose `last_seen_at` equals it are the ones the source
+///   lists right now, which retention must not delete (they would come back as new).
+/// - `application_id` marks the file as a feeds database.
+///
+/// **`cards`** — one row per card per source; `UNIQUE(source_id, card_key)` is the identity
+/// (the same guid in two sources is two cards). Content columns mirror `Card`; `guid` is
+/// `Card.id`; `enclosures` is a JSON array of `{"url","type","length"}` objects.
+/// - `content_hash` tells an unchanged card (only `last_seen_at` moves) from an updated one
+///   (rewritten in place, keeping `id`, `first_seen_at` and `is_read`).
+/// - `first_seen_at`, `changed_at`, `last_seen_at`: first fetch, fetch of the current content,
+///   last fetch that listed it.
+/// - `sort_date`: published, else updated, else first seen — what every listing orders by,
+///   with `id` breaking ties so paging is stable.
+///
+/// Times are INTEGER seconds since 1970 UTC. Tables are STRICT, so a wrong type is an error
+/// instead of a silently stored string.
+enum Schema {
+    /// Written to the file header by migration 1: "FEDS".
+    static let applicationID: Int32 = 0x4645_4453
+
+    static let migrations: [String] = [
+        // 1: sources and cards.
+        """
+        CREATE TABLE sources (
+            id                   INTEGER PRIMARY KEY,
+            url                  TEXT    NOT NULL UNIQUE CHECK (url <> ''),
+            fetch_url            TEXT,
+            name                 TEXT,
+            kind                 TEXT    NOT NULL CHECK (kind IN ('feed', 'search')),
+            tags                 TEXT    NOT NULL DEFAULT '',
+            etag                 TEXT,
+            last_modified        TEXT,
+            feed_title           TEXT,
+            feed_link            TEXT,
+            feed_description     TEXT,
+            feed_image           TEXT,
+            refresh_hint_seconds INTEGER CHECK (refresh_hint_seconds > 0),
+            last_attempt_at      INTEGER,
+            last_success_at      INTEGER,
+            items_seen_at        INTEGER,
+            last_error           TEXT,
+            consecutive_failures INTEGER NOT NULL DEFAULT 0 CHECK (consecutive_failures >= 0),
+            next_due_at          INTEGER,
+            disabled_reason      TEXT,
+            keep_days            INTEGER CHECK (keep_days >= 0),
+            keep_count           INTEGER CHECK (keep_count >= 0),
+            created_at           INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE TABLE cards (
+            id            INTEGER PRIMARY KEY,
+            source_id     INTEGER NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+            card_key      TEXT    NOT NULL CHECK (card_key <> ''),
+            guid          TEXT,
+            title         TEXT,
+            description   TEXT,
+            link          TEXT,
+            image         TEXT,
+            published     INTEGER,
+            updated       INTEGER,
+            author        TEXT,
+            kind          TEXT    NOT NULL CHECK (kind IN ('article', 'image')),
+            enclosures    TEXT    NOT NULL DEFAULT '[]'
+                                  CHECK (json_valid(enclosures) AND json_type(enclosures) = 'array'),
+            content_hash  TEXT    NOT NULL,
+            first_seen_at INTEGER NOT NULL,
+            changed_at    INTEGER NOT NULL,
+            last_seen_at  INTEGER NOT NULL,
+            is_read       INTEGER NOT NULL DEFAULT 0 CHECK (is_read IN (0, 1)),
+            sort_date     INTEGER NOT NULL,
+            UNIQUE (source_id, card_key)
+        ) STRICT;
+
+        -- Listing orders. UNIQUE(source_id, card_key) already indexes by source for the
+        -- upsert lookup, the cascade and the per-source counts.
+        CREATE INDEX cards_newest ON cards (sort_date DESC, id DESC);
+        CREATE INDEX cards_newest_per_source ON cards (source_id, sort_date DESC, id DESC);
+        CREATE INDEX cards_unread_newest ON cards (sort_date DESC, id DESC) WHERE is_read = 0;
+        """,
+        // Append migration 2 here (FTS5 search, image cache…); never edit the ones above.
+    ]
+
+    /// The schema version this program writes and understands.
+    static var currentVersion: Int { migrations.count }
+}

@@ -1,0 +1,108 @@
+import CSQLite
+import FeedModel
+
+/// One compiled SQL statement, owned by this object and finalized when it is released.
+///
+/// Every execution binds all parameters afresh and resets the statement when it is done, so a
+/// statement never holds a read transaction open between uses and can be reused in a loop.
+final class Statement {
+    private let handle: OpaquePointer
+    /// Kept strongly: a statement must not outlive its connection.
+    let database: Database
+    let sql: String
+
+    init(handle: OpaquePointer, database: Database, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Runs the statement to completion with `values` bound to ?1, ?2, …; returns nothing.
+    func execute(_ values: [SQLValue] = []) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs the statement with `values` bound and maps every result row.
+    func query<T>(_ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while try step() { rows.append(try map(Row(handle: handle))) }
+        return rows
+    }
+
+    /// The first row mapped, or nil when there is none.
+    func queryOne<T>(_ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> T? {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        return try step() ? try map(Row(handle: handle)) : nil
+    }
+
+    // MARK: - Private
+
+    private func bind(_ values: [SQLValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        precondition(values.count == expected,
+                     "Storage: \(values.count) values for \(expected) parameters in \(sql)")
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
+            case .real(let v): code = sqlite3_bind_double(handle, index, v)
+            // TRANSIENT: SQLite copies the bytes, because Swift's buffer lives only for this call.
+            case .text(let v): code = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+            }
+            try database.check(code, "binding parameter \(index) of \(sql)")
+        }
+    }
+
+    /// One step: true when a row is ready, false when done.
+    private func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(code, context: "running \(sql)")
+        }
+    }
+}
+
+/// The current row of a statement; only valid inside the `query` closure.
+struct Row {
+    fileprivate let handle: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+    func int(_ column: Int32) -> Int { Int(int64(column)) }
+
+    func optionalInt(_ column: Int32) -> Int? { optionalInt64(column).map(Int.init) }
+
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    /// Text of the column; nil for NULL.
+    func string(_ column: Int32) -> String? {
+        guard let text = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func timestamp(_ column: Int32) -> Timestamp { Timestamp(secondsSince1970: int64(column)) }
+
+    func optionalTimestamp(_ column: Int32) -> Timestamp? {
+        optionalInt64(column).map(Timestamp.init(secondsSince1970:))
+    }
+}

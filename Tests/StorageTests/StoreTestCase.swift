@@ -1,0 +1,48 @@
+import XCTest
+import FeedModel
+import TestSupport
+@testable import Storage
+
+/// Each test gets its own folder and database; helpers keep the tests about behaviour.
+class StoreTestCase: XCTestCase {
+    var directory: TemporaryDirectory!
+    var store: FeedStore!
+
+    override func setUpWithError() throws {
+        directory = TemporaryDirectory("feeds-storage")
+        store = try FeedStore(path: databasePath)
+    }
+
+    override func tearDown() {
+        store = nil
+        directory = nil
+    }
+
+    var databasePath: String { directory.file("feeds.db").path }
+
+    /// A moment `days` days (and `seconds`) after 2024-01-01T00:00:00Z.
+    func t(_ days: Int, _ seconds: Int = 0) -> Timestamp {
+        Timestamp(secondsSince1970: 1_704_067_200 + Int64(days) * 86_400 + Int64(seconds))
+    }
+
+    func addSource(_ url: String = "https://example.org/feed.xml", name: String? = nil,
+                   kind: SourceKind = .feed, tags: [String] = [],
+                   keepDays: Int? = nil, keepCount: Int? = nil) throws -> SourceID {
+        try store.upsertSource(SourceConfiguration(url: url, name: name, kind: kind, tags: tags,
+                                                   keepDays: keepDays, keepCount: keepCount), now: t(0))
+    }
+
+    func article(_ guid: String, title: String? = nil, published: Timestamp? = nil,
+                 description: String? = nil) -> Card {
+        Card(id: guid, title: title ?? "Title \(guid)", description: description,
+             link: "https://example.org/\(guid)", published: published)
+    }
+
+    @discardableResult
+    func save(_ cards: [Card], to source: SourceID, at now: Timestamp, etag: String? = nil) throws -> SaveSummary {
+        try store.saveFetch(sourceID: source, feed: FeedInfo(title: "Feed"), cards: cards,
+                            validators: CacheValidators(etag: etag), now: now, nextDue: nil)
+    }
+
+    func allCards() throws -> [StoredCard] { try store.cards() }
+}
