@@ -130,8 +130,9 @@ final class EasyTransfer {
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
         for line in lines {
             // A validator comes from a server: never let it smuggle a second header line in.
-            let safe = String(line.map { $0 == "\r" || $0 == "\n" ? " " : $0 })
-            guard let list = curl_slist_append(headerList, safe) else { throw .outOfMemory }
+            var safe = String.UnicodeScalarView()
+            safe.append(contentsOf: line.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 })
+            guard let list = curl_slist_append(headerList, String(safe)) else { throw .outOfMemory }
             headerList = list
         }
         if headerList != nil { try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER") }
@@ -216,12 +217,18 @@ final class EasyTransfer {
             case .wireTooLarge: return .failure(.bodyTooLarge(limit: maxWireBytes, onTheWire: true))
             case nil: break
             }
+            // Connected means TCP, and for https the TLS handshake too, were done.
+            let tcp = ((try? offset(CURLINFO_CONNECT_TIME_T)) ?? 0) > 0
+            let tls = ((try? offset(CURLINFO_APPCONNECT_TIME_T)) ?? 0) > 0
+            let connected = tcp && (tls || !request.url.lowercased().hasPrefix("https:"))
+            // A refused redirect ends with the redirect response as the last one seen.
+            let redirected = statuses.last.map { (300..<400).contains($0) } ?? false
             var detail = String(cString: errorBuffer)
             if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
             let failure = CurlFailure(code: code, detail: detail, url: (try? string(CURLINFO_EFFECTIVE_URL)) ?? request.url,
                                       osErrno: (try? long(CURLINFO_OS_ERRNO)) ?? 0,
-                                      neverConnected: ((try? offset(CURLINFO_CONNECT_TIME_T)) ?? 0) == 0,
-                                      lastLocation: lastLocation)
+                                      neverConnected: !connected,
+                                      lastLocation: redirected ? lastLocation : nil)
             return .failure(.from(failure, limits: limits))
         }
         do throws(FetchError) {

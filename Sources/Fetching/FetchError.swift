@@ -115,7 +115,7 @@ struct CurlFailure {
     var osErrno: Int
     /// Whether the connection was never established.
     var neverConnected: Bool
-    /// Location of the last redirect response seen.
+    /// Location of the redirect response the transfer ended on, if it ended on one.
     var lastLocation: String?
 }
 
@@ -126,8 +126,10 @@ extension FetchError {
         let host = hostAndPort(of: f.url) ?? f.url
         switch f.code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            // Requests are checked before they start, so this is a redirect to another scheme.
-            return .redirectRefused(location: f.lastLocation ?? f.url)
+            // Requests are checked before they start: after a redirect response, this is the
+            // redirect to another scheme; otherwise the reply was not HTTP (curl calls it HTTP/0.9).
+            if let location = f.lastLocation { return .redirectRefused(location: location) }
+            return .malformedResponse(detail: f.detail)
         case CURLE_URL_MALFORMAT:
             return .invalidURL(f.url)
         case CURLE_COULDNT_RESOLVE_HOST:

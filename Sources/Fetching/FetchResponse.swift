@@ -158,10 +158,13 @@ public struct FetchResponse: Sendable, Hashable {
     }
 }
 
+/// Without leading and trailing spaces, tabs and line ends.
 func trimmed(_ s: Substring) -> String {
-    var view = s
-    while let c = view.first, c == " " || c == "\t" || c == "\r" || c == "\n" { view.removeFirst() }
-    while let c = view.last, c == " " || c == "\t" || c == "\r" || c == "\n" { view.removeLast() }
+    // Compare scalars: "\r\n" is a single Character, equal to neither "\r" nor "\n".
+    func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\r" || c == "\n" }
+    var view = s.unicodeScalars[...]
+    while let c = view.first, isSpace(c) { view.removeFirst() }
+    while let c = view.last, isSpace(c) { view.removeLast() }
     return String(view)
 }
 
