@@ -140,8 +140,9 @@ extension FetchError {
             return f.osErrno == 111 /* ECONNREFUSED */ ? .connectionRefused(host: host)
                 : .couldNotConnect(host: host, detail: f.detail)
         case CURLE_OPERATION_TIMEDOUT:
+            // Before the connection is up, whichever of the two timeouts is shorter ran out.
             return f.neverConnected
-                ? .timedOut(seconds: limits.connectTimeout.secondsDouble, whileConnecting: true)
+                ? .timedOut(seconds: min(limits.connectTimeout, limits.totalTimeout).secondsDouble, whileConnecting: true)
                 : .timedOut(seconds: limits.totalTimeout.secondsDouble, whileConnecting: false)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,

@@ -66,6 +66,10 @@ final class ConnectionErrorTests: XCTestCase {
                        .couldNotConnect(host: "feeds.example.org", detail: "Network is unreachable"))
         XCTAssertEqual(map(CURLE_OPERATION_TIMEDOUT, connected: false), .timedOut(seconds: 2, whileConnecting: true))
         XCTAssertEqual(map(CURLE_OPERATION_TIMEDOUT), .timedOut(seconds: 30, whileConnecting: false))
+        XCTAssertEqual(FetchError.from(CurlFailure(code: CURLE_OPERATION_TIMEDOUT, detail: "", url: "http://x/", osErrno: 0,
+                                                   neverConnected: true, lastLocation: nil),
+                                       limits: testLimits(total: .seconds(1))),
+                       .timedOut(seconds: 1, whileConnecting: true), "the total timeout ran out first")
         XCTAssertEqual(map(CURLE_PEER_FAILED_VERIFICATION), .tls(detail: "detail"))
         XCTAssertEqual(map(CURLE_HTTP2), .http2(detail: "detail"))
         XCTAssertEqual(map(CURLE_HTTP2_STREAM), .http2(detail: "detail"))
