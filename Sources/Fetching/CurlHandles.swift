@@ -253,7 +253,7 @@ final class EasyTransfer {
                                      total: try micro(CURLINFO_TOTAL_TIME_T))
             return .success(FetchResponse(
                 status: status, finalURL: finalURL, permanentRedirect: permanent ? finalURL : nil,
-                redirectCount: try long(CURLINFO_REDIRECT_COUNT), headers: isFile ? HTTPHeaders() : headers,
+                redirectCount: try long(CURLINFO_REDIRECT_COUNT), headers: headers,
                 body: body, wireBytes: Int(try offset(CURLINFO_SIZE_DOWNLOAD_T)), httpVersion: version,
                 newConnections: try long(CURLINFO_NUM_CONNECTS), timing: timing))
         } catch {

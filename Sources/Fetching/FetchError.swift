@@ -195,11 +195,19 @@ func hostAndPort(of url: String) -> String? {
 
 /// One part of a URL as curl's URL parser reads it, nil when absent or unparsable.
 func urlPart(_ url: String, _ part: CURLUPart, flags: UInt32) -> String? {
+    urlParts(url, [part], flags: flags)?[0]
+}
+
+/// Parts of a URL as curl's URL parser reads them (nil for an absent part), or nil when curl
+/// cannot parse the URL.
+func urlParts(_ url: String, _ parts: [CURLUPart], flags: UInt32 = 0) -> [String?]? {
     guard let handle = curl_url() else { return nil }
     defer { curl_url_cleanup(handle) }
     guard curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return nil }
-    var out: UnsafeMutablePointer<CChar>?
-    guard curl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
-    defer { curl_free(out) }
-    return String(cString: out)
+    return parts.map { part in
+        var out: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
+        defer { curl_free(out) }
+        return String(cString: out)
+    }
 }

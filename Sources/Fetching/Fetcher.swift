@@ -104,8 +104,12 @@ public final class Fetcher {
             waiting.removeAll()
         }
 
+        var slotsFreed = true
         while true {
-            startWaiting()
+            if slotsFreed {
+                startWaiting()
+                slotsFreed = false
+            }
             do throws(FetchError) {
                 if !finished.isEmpty {
                     // Get new transfers going before the caller spends time on the results.
@@ -123,10 +127,12 @@ public final class Fetcher {
                     guard let transfer = inFlight[easy] else { continue }
                     try multi.remove(transfer)
                     complete(transfer, transfer.result(code, limits: limits))
+                    slotsFreed = true
                 }
                 if finished.isEmpty { try multi.poll(milliseconds: 1000) }
             } catch {
                 abandonAll(error)
+                slotsFreed = true
             }
         }
     }
@@ -140,12 +146,11 @@ public final class Fetcher {
 
     /// The host name a request counts against (lowercased), or why it cannot be fetched at all.
     static func check(_ request: FetchRequest) -> Result<(host: String, isFile: Bool), FetchError> {
-        guard let scheme = urlPart(request.url, CURLUPART_SCHEME, flags: 0)?.lowercased() else {
-            return .failure(.invalidURL(request.url))
-        }
+        let parts = urlParts(request.url, [CURLUPART_SCHEME, CURLUPART_HOST])
+        guard let scheme = parts?[0]?.lowercased() else { return .failure(.invalidURL(request.url)) }
         switch scheme {
         case "http", "https":
-            guard let host = hostName(of: request.url), !host.isEmpty else { return .failure(.invalidURL(request.url)) }
+            guard let host = parts?[1], !host.isEmpty else { return .failure(.invalidURL(request.url)) }
             return .success((host.lowercased(), false))
         case "file" where request.allowFile:
             return .success(("file:", true))

@@ -368,8 +368,8 @@ private final class Core: Sendable {
         let until = ContinuousClock.now + duration
         while ContinuousClock.now < until {
             if shouldStop { return false }
-            let left = until - ContinuousClock.now
-            usleep(UInt32(min(20_000, max(0, left.components.attoseconds / 1_000_000_000_000 + left.components.seconds * 1_000_000))))
+            let microseconds = (until - ContinuousClock.now) / .microseconds(1)
+            usleep(UInt32(min(20_000, max(1, microseconds))))
         }
         return !shouldStop
     }
