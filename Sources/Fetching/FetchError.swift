@@ -137,7 +137,7 @@ extension FetchError {
         case CURLE_COULDNT_RESOLVE_PROXY:
             return .couldNotResolveProxy(f.detail)
         case CURLE_COULDNT_CONNECT:
-            return f.osErrno == 111 /* ECONNREFUSED */ ? .connectionRefused(host: host)
+            return f.osErrno == Int(ECONNREFUSED) ? .connectionRefused(host: host)
                 : .couldNotConnect(host: host, detail: f.detail)
         case CURLE_OPERATION_TIMEDOUT:
             // Before the connection is up, whichever of the two timeouts is shorter ran out.
