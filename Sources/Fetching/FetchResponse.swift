@@ -215,22 +215,8 @@ public enum HTTPDate {
         return Int64(days) * 86_400 + Int64(h * 3600 + m * 60 + s)
     }
 
-    /// IMF-fixdate of `seconds` since 1970.
-    public static func format(_ seconds: Int64) -> String {
-        var days = seconds / 86_400
-        var rem = seconds % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
-        let weekday = Int((days % 7 + 10) % 7)  // 1970-01-01 was a Thursday (index 3)
-        let (y, m, d) = civilFromDays(Int(days))
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekdayNames[weekday]), \(two(Int64(d))) \(monthNames[m - 1]) \(y) "
-            + "\(two(rem / 3600)):\(two(rem % 3600 / 60)):\(two(rem % 60)) GMT"
-    }
-
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    private static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// Days since 1970-01-01 (Howard Hinnant's algorithm; the same as FeedModel's, which this
     /// module may not import).
@@ -241,17 +227,5 @@ public enum HTTPDate {
         let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
