@@ -1,0 +1,307 @@
+import CCurl
+
+/// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
+private let globalInitResult: UInt32 = curl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
+
+func ensureCurlGlobalInit() throws(FetchError) {
+    guard globalInitResult == CURLE_OK.rawValue else {
+        throw .setup(call: "curl_global_init", detail: String(cString: curl_easy_strerror(CURLcode(globalInitResult))))
+    }
+}
+
+private func check(_ code: CURLMcode, _ call: String) throws(FetchError) {
+    guard code == CURLM_OK else {
+        throw code == CURLM_OUT_OF_MEMORY ? .outOfMemory
+            : .setup(call: call, detail: String(cString: curl_multi_strerror(code)))
+    }
+}
+
+/// Owns one CURLM handle: its connection cache and DNS cache outlive single transfers, so
+/// connections to a host are reused across transfers (and fetchAll calls).
+final class CurlMulti {
+    let handle: UnsafeMutableRawPointer
+
+    init() throws(FetchError) {
+        guard let handle = curl_multi_init() else { throw .setup(call: "curl_multi_init", detail: "returned NULL") }
+        self.handle = handle
+    }
+
+    deinit { curl_multi_cleanup(handle) }
+
+    func add(_ transfer: EasyTransfer) throws(FetchError) {
+        try check(curl_multi_add_handle(handle, transfer.handle), "curl_multi_add_handle")
+    }
+
+    func remove(_ transfer: EasyTransfer) throws(FetchError) {
+        try check(curl_multi_remove_handle(handle, transfer.handle), "curl_multi_remove_handle")
+    }
+
+    /// Drives every transfer as far as it can go without blocking.
+    func perform() throws(FetchError) {
+        var running: Int32 = 0
+        try check(curl_multi_perform(handle, &running), "curl_multi_perform")
+    }
+
+    /// Waits for activity on any transfer, at most `milliseconds` (less when curl has a timer due).
+    func poll(milliseconds: Int32) throws(FetchError) {
+        try check(curl_multi_poll(handle, nil, 0, milliseconds, nil), "curl_multi_poll")
+    }
+
+    /// The next finished transfer: its easy handle and result code.
+    func nextFinished() -> (UnsafeMutableRawPointer, CURLcode)? {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(handle, &left) {
+            if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle {
+                return (easy, message.pointee.data.result)
+            }
+        }
+        return nil
+    }
+}
+
+/// Owns one CURL easy handle, its request header list and error buffer, and collects what the
+/// callbacks deliver. Used from the fetching thread only; callbacks reach it through `Unmanaged`
+/// while the Fetcher keeps it alive in its in-flight table.
+final class EasyTransfer {
+    enum Abort { case bodyTooLarge, wireTooLarge }
+
+    let request: FetchRequest
+    let hostKey: String
+    let isFile: Bool
+    let queuedSeconds: Double
+    let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private let maxBodyBytes: Int
+    private let maxWireBytes: Int
+
+    private(set) var body: [UInt8] = []
+    /// Headers of the latest response; reset at each status line, so after redirects these are
+    /// the final response's.
+    private(set) var headers = HTTPHeaders()
+    /// Status of each non-1xx response in order: the redirect hops, then the final one.
+    private(set) var statuses: [Int] = []
+    private(set) var lastLocation: String?
+    /// Decoded bytes curl handed over, including a refused chunk.
+    private(set) var decodedBytesSeen = 0
+    private(set) var abort: Abort?
+    private var inInformational = false
+
+    init(request: FetchRequest, hostKey: String, isFile: Bool, limits: FetchLimits, queuedSeconds: Double) throws(FetchError) {
+        guard let handle = curl_easy_init() else { throw .setup(call: "curl_easy_init", detail: "returned NULL") }
+        self.handle = handle
+        self.request = request
+        self.hostKey = hostKey
+        self.isFile = isFile
+        self.queuedSeconds = queuedSeconds
+        self.maxBodyBytes = limits.maxBodyBytes
+        self.maxWireBytes = limits.maxWireBytes
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// Sets every option; the first one curl refuses becomes the error.
+    func configure(limits: FetchLimits) throws(FetchError) {
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer), "CURLOPT_ERRORBUFFER")
+        try set(CURLOPT_URL, string: request.url, "CURLOPT_URL")
+        try set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
+        try set(CURLOPT_PROTOCOLS_STR, string: isFile ? "http,https,file" : "http,https", "CURLOPT_PROTOCOLS_STR")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https", "CURLOPT_REDIR_PROTOCOLS_STR")
+        try set(CURLOPT_FOLLOWLOCATION, 1, "CURLOPT_FOLLOWLOCATION")
+        try set(CURLOPT_MAXREDIRS, limits.maxRedirects, "CURLOPT_MAXREDIRS")
+        try set(CURLOPT_ACCEPT_ENCODING, string: "", "CURLOPT_ACCEPT_ENCODING")
+        try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "CURLOPT_HTTP_VERSION")
+        try set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectTimeout.curlMilliseconds, "CURLOPT_CONNECTTIMEOUT_MS")
+        try set(CURLOPT_TIMEOUT_MS, limits.totalTimeout.curlMilliseconds, "CURLOPT_TIMEOUT_MS")
+        try set(CURLOPT_USERAGENT, string: limits.userAgent, "CURLOPT_USERAGENT")
+        try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1, "CURLOPT_SUPPRESS_CONNECT_HEADERS")
+        try check(ccurl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxWireBytes)),
+                  "CURLOPT_MAXFILESIZE_LARGE")
+
+        var lines: [String] = []
+        if let etag = request.etag { lines.append("If-None-Match: \(etag)") }
+        if let lastModified = request.lastModified { lines.append("If-Modified-Since: \(lastModified)") }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
+        for line in lines {
+            // A validator comes from a server: never let it smuggle a second header line in.
+            var safe = String.UnicodeScalarView()
+            safe.append(contentsOf: line.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 })
+            guard let list = curl_slist_append(headerList, String(safe)) else { throw .outOfMemory }
+            headerList = list
+        }
+        if headerList != nil { try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER") }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_WRITEDATA, pointer: context, "CURLOPT_WRITEDATA")
+        try check(ccurl_easy_setopt_datafn(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(context!).takeUnretainedValue()
+            let n = size * count
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
+        }, "CURLOPT_WRITEFUNCTION")
+        try set(CURLOPT_HEADERDATA, pointer: context, "CURLOPT_HEADERDATA")
+        try check(ccurl_easy_setopt_datafn(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(context!).takeUnretainedValue()
+            let n = size * count
+            transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: n))
+            return n
+        }, "CURLOPT_HEADERFUNCTION")
+        try set(CURLOPT_XFERINFODATA, pointer: context, "CURLOPT_XFERINFODATA")
+        try check(ccurl_easy_setopt_xferinfofn(handle, CURLOPT_XFERINFOFUNCTION) { context, _, downloaded, _, _ in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.progress(wireBytes: Int(downloaded)) ? 0 : 1
+        }, "CURLOPT_XFERINFOFUNCTION")
+        try set(CURLOPT_NOPROGRESS, 0, "CURLOPT_NOPROGRESS")
+    }
+
+    // MARK: Callbacks
+
+    /// Keeps decoded body bytes; false (abort) once they would pass the limit.
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        decodedBytesSeen += bytes.count
+        guard body.count + bytes.count <= maxBodyBytes else {
+            abort = .bodyTooLarge
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Body bytes on the wire so far (before decoding); false (abort) past the limit. Catches
+    /// a body with no Content-Length that MAXFILESIZE cannot refuse up front.
+    private func progress(wireBytes: Int) -> Bool {
+        guard wireBytes <= maxWireBytes else {
+            abort = .wireTooLarge
+            return false
+        }
+        return true
+    }
+
+    private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        let line = trimmed(Substring(String(decoding: bytes, as: UTF8.self)))
+        if line.hasPrefix("HTTP/") {
+            // A new response begins: a redirect hop, an interim 1xx, or the final one.
+            let parts = line.split(separator: " ", maxSplits: 2)
+            let status = parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
+            inInformational = (100..<200).contains(status)
+            if !inInformational { statuses.append(status) }
+            headers = HTTPHeaders()
+            return
+        }
+        guard !inInformational, !line.isEmpty else { return }
+        if let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            headers.appendToLast(line)
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = trimmed(line[..<colon])
+        let value = trimmed(line[line.index(after: colon)...])
+        headers.append(name: name, value: value)
+        if name.lowercased() == "location", let status = statuses.last, (300..<400).contains(status) {
+            lastLocation = value
+        }
+    }
+
+    // MARK: Results
+
+    /// The response, or the error, of a transfer curl reported done with `code`.
+    func result(_ code: CURLcode, limits: FetchLimits) -> Result<FetchResponse, FetchError> {
+        if code != CURLE_OK {
+            switch abort {
+            case .bodyTooLarge: return .failure(.bodyTooLarge(limit: maxBodyBytes, onTheWire: false))
+            case .wireTooLarge: return .failure(.bodyTooLarge(limit: maxWireBytes, onTheWire: true))
+            case nil: break
+            }
+            // Connected means TCP, and for https the TLS handshake too, were done.
+            let tcp = ((try? offset(CURLINFO_CONNECT_TIME_T)) ?? 0) > 0
+            let tls = ((try? offset(CURLINFO_APPCONNECT_TIME_T)) ?? 0) > 0
+            let connected = tcp && (tls || !request.url.lowercased().hasPrefix("https:"))
+            // A refused redirect ends with the redirect response as the last one seen.
+            let redirected = statuses.last.map { (300..<400).contains($0) } ?? false
+            var detail = String(cString: errorBuffer)
+            if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
+            let failure = CurlFailure(code: code, detail: detail, url: (try? string(CURLINFO_EFFECTIVE_URL)) ?? request.url,
+                                      osErrno: (try? long(CURLINFO_OS_ERRNO)) ?? 0,
+                                      neverConnected: !connected,
+                                      lastLocation: redirected ? lastLocation : nil)
+            return .failure(.from(failure, limits: limits))
+        }
+        do throws(FetchError) {
+            var status = try long(CURLINFO_RESPONSE_CODE)
+            if isFile && status == 0 { status = 200 }
+            let finalURL = try string(CURLINFO_EFFECTIVE_URL) ?? request.url
+            let hops = statuses.dropLast()
+            let permanent = !hops.isEmpty && hops.allSatisfy { $0 == 301 || $0 == 308 }
+            let version: String
+            switch try long(CURLINFO_HTTP_VERSION) {
+            case Int(CURL_HTTP_VERSION_1_0): version = "1.0"
+            case Int(CURL_HTTP_VERSION_1_1): version = "1.1"
+            case Int(CURL_HTTP_VERSION_2_0): version = "2"
+            case Int(CURL_HTTP_VERSION_3): version = "3"
+            default: version = ""
+            }
+            let micro = { (info: CURLINFO) throws(FetchError) -> Double in Double(try self.offset(info)) / 1e6 }
+            let timing = FetchTiming(queued: queuedSeconds, nameLookup: try micro(CURLINFO_NAMELOOKUP_TIME_T),
+                                     connect: try micro(CURLINFO_CONNECT_TIME_T),
+                                     tlsHandshake: try micro(CURLINFO_APPCONNECT_TIME_T),
+                                     firstByte: try micro(CURLINFO_STARTTRANSFER_TIME_T),
+                                     total: try micro(CURLINFO_TOTAL_TIME_T))
+            return .success(FetchResponse(
+                status: status, finalURL: finalURL, permanentRedirect: permanent ? finalURL : nil,
+                redirectCount: try long(CURLINFO_REDIRECT_COUNT), headers: headers,
+                body: body, wireBytes: Int(try offset(CURLINFO_SIZE_DOWNLOAD_T)), httpVersion: version,
+                newConnections: try long(CURLINFO_NUM_CONNECTS), timing: timing))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Body bytes received on the wire (valid after a failure too).
+    var wireBytesReceived: Int { (try? offset(CURLINFO_SIZE_DOWNLOAD_T)).map(Int.init) ?? 0 }
+
+    var connectionsOpened: Int { (try? long(CURLINFO_NUM_CONNECTS)) ?? 0 }
+
+    // MARK: Typed wrappers, each checked
+
+    private func check(_ code: CURLcode, _ call: String) throws(FetchError) {
+        guard code == CURLE_OK else {
+            throw code == CURLE_OUT_OF_MEMORY ? .outOfMemory
+                : .setup(call: call, detail: String(cString: curl_easy_strerror(code)))
+        }
+    }
+
+    private func set(_ option: CURLoption, _ value: Int, _ name: String) throws(FetchError) {
+        try check(ccurl_easy_setopt_long(handle, option, value), name)
+    }
+
+    private func set(_ option: CURLoption, string value: String, _ name: String) throws(FetchError) {
+        try check(ccurl_easy_setopt_str(handle, option, value), name)  // curl copies the string
+    }
+
+    private func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer, _ name: String) throws(FetchError) {
+        try check(ccurl_easy_setopt_ptr(handle, option, value), name)
+    }
+
+    private func long(_ info: CURLINFO) throws(FetchError) -> Int {
+        var value = 0
+        try check(ccurl_easy_getinfo_long(handle, info, &value), "curl_easy_getinfo(\(info.rawValue))")
+        return value
+    }
+
+    private func offset(_ info: CURLINFO) throws(FetchError) -> Int64 {
+        var value: curl_off_t = 0
+        try check(ccurl_easy_getinfo_off(handle, info, &value), "curl_easy_getinfo(\(info.rawValue))")
+        return Int64(value)
+    }
+
+    private func string(_ info: CURLINFO) throws(FetchError) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        try check(ccurl_easy_getinfo_str(handle, info, &value), "curl_easy_getinfo(\(info.rawValue))")
+        return value.map { String(cString: $0) }
+    }
+}

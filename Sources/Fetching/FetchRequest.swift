@@ -1,0 +1,79 @@
+/// One URL to fetch, with the validators from the previous fetch for a conditional GET.
+public struct FetchRequest: Sendable, Hashable {
+    /// Chosen by the caller (a source's row id, say) and handed back with the result.
+    public var id: Int64
+    /// An absolute `http://` or `https://` URL (`file://` too when `allowFile` is set).
+    public var url: String
+    /// The ETag of the copy the caller holds: sent as `If-None-Match`.
+    public var etag: String?
+    /// The Last-Modified of the copy the caller holds: sent as `If-Modified-Since`.
+    public var lastModified: String?
+    /// Further request headers (`Accept`, say), sent in name order. A header with an empty
+    /// value removes one curl would send by itself.
+    public var headers: [String: String]
+    /// Whether this request may read a `file://` URL (a source the user added as a local file).
+    /// Redirects never lead to `file://`, whatever this says.
+    public var allowFile: Bool
+
+    public init(id: Int64, url: String, etag: String? = nil, lastModified: String? = nil,
+                headers: [String: String] = [:], allowFile: Bool = false) {
+        self.id = id
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+        self.headers = headers
+        self.allowFile = allowFile
+    }
+}
+
+/// Bounds on every transfer and on the whole run; politeness settings.
+public struct FetchLimits: Sendable, Hashable {
+    /// `User-Agent`, like `feeds/1.0 (+https://example.org/feeds)`.
+    public var userAgent: String
+    /// Time allowed to connect (DNS, TCP and TLS).
+    public var connectTimeout: Duration
+    /// Time allowed for a whole transfer including redirects, counted from the moment it starts
+    /// (requests waiting for a free slot are not started, so waiting does not count).
+    public var totalTimeout: Duration
+    /// Largest body kept, after decoding gzip/deflate/br/zstd.
+    public var maxBodyBytes: Int
+    /// Largest body received on the wire, before decoding (stops a gzip bomb early as well).
+    public var maxWireBytes: Int
+    /// Redirects followed before giving up.
+    public var maxRedirects: Int
+    /// Transfers running at once, overall.
+    public var maxInFlight: Int
+    /// Transfers running at once to one host name (other hosts proceed meanwhile).
+    public var maxPerHost: Int
+
+    public init(userAgent: String,
+                connectTimeout: Duration = .seconds(10),
+                totalTimeout: Duration = .seconds(30),
+                maxBodyBytes: Int = 32 << 20,
+                maxWireBytes: Int = 32 << 20,
+                maxRedirects: Int = 5,
+                maxInFlight: Int = 16,
+                maxPerHost: Int = 2) {
+        self.userAgent = userAgent
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.maxWireBytes = maxWireBytes
+        self.maxRedirects = maxRedirects
+        self.maxInFlight = maxInFlight
+        self.maxPerHost = maxPerHost
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up, at least 1 (curl reads 0 as "no timeout").
+    var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let ms = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(1, Int(ms))
+    }
+
+    var secondsDouble: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
