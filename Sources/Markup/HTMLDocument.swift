@@ -6,6 +6,17 @@ public enum MarkupLimits {
     public static let maxInputBytes = 1 << 20
     /// Elements nested deeper than this are unwrapped (their text is kept, their tags are not).
     public static let maxDepth = 128
+    /// Attributes after this many in one tag are ignored.
+    public static let maxAttributes = 256
+
+    /// `text` cut to at most `maxInputBytes` UTF-8 bytes, at a character boundary.
+    static func truncated(_ text: String) -> String {
+        guard text.utf8.count > maxInputBytes else { return text }
+        let utf8 = text.utf8
+        var end = utf8.index(utf8.startIndex, offsetBy: maxInputBytes)
+        while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(Substring(utf8[..<end]))
+    }
 }
 
 /// Calls `xmlInitParser()` exactly once (a `static let` is initialised once, thread-safely),
@@ -58,9 +69,12 @@ final class HTMLDocument {
 
     /// The UTF-8 of `html`, cut to `MarkupLimits.maxInputBytes` at a character boundary, without
     /// NUL and the C0 controls other than tab, line feed, form feed and carriage return (libxml2
-    /// stops or errs on them; browsers ignore them in markup).
+    /// stops or errs on them; browsers ignore them in markup), and with at most
+    /// `MarkupLimits.maxAttributes` attributes per tag: libxml2 checks each new attribute against
+    /// all earlier ones of the tag, which is quadratic (20 000 attributes took seconds).
     static func appendCleaned(_ html: String, to bytes: inout [UInt8]) {
         var budget = MarkupLimits.maxInputBytes
+        var scanner = TagScanner()
         for scalar in html.unicodeScalars {
             let v = scalar.value
             if v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0C && v != 0x0D { continue }
@@ -68,8 +82,58 @@ final class HTMLDocument {
             let len = v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4
             budget -= len
             if budget < 0 { break }
-            UTF8.encode(scalar) { bytes.append($0) }
+            if v < 0x80 {
+                if scanner.keep(UInt8(v), previous: bytes.last) { bytes.append(UInt8(v)) }
+            } else if !scanner.skipping {
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
         }
+    }
+}
+
+/// Follows start tags well enough to count their attributes; past the limit, the rest of the
+/// tag is skipped (its `>` is kept). Linear, one byte at a time.
+struct TagScanner {
+    private var inTag = false
+    private var quote: UInt8 = 0
+    private var inToken = false
+    private var afterEquals = false
+    private var attributes = 0
+    private(set) var skipping = false
+
+    /// Whether to keep ASCII byte `b` (`previous` is the last byte kept).
+    mutating func keep(_ b: UInt8, previous: UInt8?) -> Bool {
+        if !inTag {
+            // `<` then a letter starts a tag: the letter is seen with previous == "<".
+            if previous == UInt8(ascii: "<") && ((b | 0x20) >= 97 && (b | 0x20) <= 122) {
+                inTag = true; quote = 0; inToken = true; afterEquals = false; attributes = 0; skipping = false
+            }
+            return true
+        }
+        if quote != 0 {
+            if b == quote { quote = 0 }
+            return !skipping
+        }
+        switch b {
+        case UInt8(ascii: ">"):
+            inTag = false; skipping = false
+            return true
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            if afterEquals { quote = b; afterEquals = false }
+            return !skipping
+        case UInt8(ascii: "="):
+            afterEquals = true; inToken = false
+        case 0x09, 0x0A, 0x0C, 0x0D, 0x20:
+            inToken = false
+        default:
+            if afterEquals { afterEquals = false; inToken = true }
+            else if !inToken {
+                inToken = true
+                attributes += 1
+                if attributes > MarkupLimits.maxAttributes { skipping = true }
+            }
+        }
+        return !skipping
     }
 }
 

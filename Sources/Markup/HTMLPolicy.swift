@@ -93,6 +93,14 @@ public enum HTMLPolicy {
             cleaned.unicodeScalars.append(s)
         }
         if cleaned.isEmpty { return nil }
+        // libxml2 2.9 decodes only HTML 4 references; a browser also decodes the HTML5 ones
+        // (`javascript&colon;`). Judge the scheme on that reading too (but keep the value as
+        // libxml2 read it: decoding twice would corrupt query strings).
+        if cleaned.utf8.contains(UInt8(ascii: "&")) {
+            let decoded = HTMLEntities.decode(cleaned).unicodeScalars.filter { $0.value > 0x20 }
+            if let scheme = scheme(of: String(String.UnicodeScalarView(decoded))),
+               !["http", "https", "mailto"].contains(scheme) { return nil }
+        }
         if let scheme = scheme(of: cleaned) {
             if scheme == "data" {
                 return allowDataImage && isImageDataURL(cleaned) ? cleaned : nil

@@ -22,6 +22,7 @@ import FeedModel
 public enum HTMLSanitizer {
     /// Allow-list sanitized HTML of `html`, relative URLs resolved against `base`.
     public static func sanitize(_ html: String, base: String?) -> String {
+        let html = MarkupLimits.truncated(html)
         // Fast path: plain text without markup or references only needs `>` escaped.
         if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 < 0x20 || $0 == 0x7F }) {
             guard html.utf8.contains(UInt8(ascii: ">")) else { return html }
