@@ -81,17 +81,20 @@ public enum HTMLPolicy {
 
     // MARK: - URLs
 
-    /// The URL to write for an attribute value, or nil when it must go: the value is stripped of
-    /// white space and control characters (browsers ignore them, so `java&#x09;script:` is
-    /// `javascript:`), resolved against `base` when relative, and kept only when its scheme is
-    /// http, https or mailto; `data:image/...` is allowed only when `allowDataImage`.
+    /// The URL to write for an attribute value, or nil when it must go: the value is trimmed of
+    /// white space and control characters and stripped of the control characters inside it
+    /// (browsers ignore tab and line feed anywhere, so `java&#x09;script:` is `javascript:`),
+    /// resolved against `base` when relative, and kept only when its scheme is http, https or
+    /// mailto; `data:image/...` (not SVG) is allowed only when `allowDataImage`. Inner spaces are
+    /// percent-encoded (by `WebAddress`).
     public static func safeURL(_ value: String, base: String?, allowDataImage: Bool = false) -> String? {
+        var scalars = value.unicodeScalars.filter { s in
+            !(s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0xFEFF || s.value == 0x200B || s.value == 0xFFFD)
+        }[...]
+        while let f = scalars.first, f == " " || f == "\u{A0}" { scalars = scalars.dropFirst() }
+        while let l = scalars.last, l == " " || l == "\u{A0}" { scalars = scalars.dropLast() }
         var cleaned = ""
-        cleaned.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
-        for s in value.unicodeScalars where s.value > 0x20 && !(s.value >= 0x7F && s.value <= 0x9F)
-            && s.value != 0xFEFF && s.value != 0x200B && s.value != 0xFFFD {
-            cleaned.unicodeScalars.append(s)
-        }
+        cleaned.unicodeScalars.append(contentsOf: scalars)
         if cleaned.isEmpty { return nil }
         // libxml2 2.9 decodes only HTML 4 references; a browser also decodes the HTML5 ones
         // (`javascript&colon;`). Judge the scheme on that reading too (but keep the value as
