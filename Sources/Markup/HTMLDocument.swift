@@ -73,19 +73,16 @@ final class HTMLDocument {
     /// `MarkupLimits.maxAttributes` attributes per tag: libxml2 checks each new attribute against
     /// all earlier ones of the tag, which is quadratic (20 000 attributes took seconds).
     static func appendCleaned(_ html: String, to bytes: inout [UInt8]) {
-        var budget = MarkupLimits.maxInputBytes
+        let html = MarkupLimits.truncated(html)
         var scanner = TagScanner()
-        for scalar in html.unicodeScalars {
-            let v = scalar.value
-            if v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0C && v != 0x0D { continue }
-            if v == 0x7F { continue }
-            let len = v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4
-            budget -= len
-            if budget < 0 { break }
-            if v < 0x80 {
-                if scanner.keep(UInt8(v), previous: bytes.last) { bytes.append(UInt8(v)) }
+        var previous: UInt8 = 0
+        for b in html.utf8 {
+            if b < 0x80 {
+                if b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C && b != 0x0D { continue }
+                if b == 0x7F { continue }
+                if scanner.keep(b, previous: previous) { bytes.append(b); previous = b }
             } else if !scanner.skipping {
-                UTF8.encode(scalar) { bytes.append($0) }
+                bytes.append(b); previous = b
             }
         }
     }
@@ -102,7 +99,7 @@ struct TagScanner {
     private(set) var skipping = false
 
     /// Whether to keep ASCII byte `b` (`previous` is the last byte kept).
-    mutating func keep(_ b: UInt8, previous: UInt8?) -> Bool {
+    mutating func keep(_ b: UInt8, previous: UInt8) -> Bool {
         if !inTag {
             // `<` then a letter starts a tag: the letter is seen with previous == "<".
             if previous == UInt8(ascii: "<") && ((b | 0x20) >= 97 && (b | 0x20) <= 122) {
@@ -143,8 +140,14 @@ enum Node {
     static func name(_ node: xmlNodePtr) -> String {
         guard let raw = node.pointee.name else { return "" }
         var name = String(cString: raw)
-        if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-        if name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) { name = name.lowercased() }
+        var hasColon = false, hasUpper = false
+        for b in name.utf8 {
+            if b == UInt8(ascii: ":") { hasColon = true } else if b >= 65 && b <= 90 { hasUpper = true }
+        }
+        if hasColon, let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) {
+            name = String(name[name.utf8.index(after: colon)...])
+        }
+        if hasUpper { name = name.lowercased() }
         return name
     }
 

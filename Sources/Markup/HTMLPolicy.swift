@@ -75,8 +75,13 @@ public enum HTMLPolicy {
     }
 
     public static func isAllowed(attribute: String, on element: String) -> Bool {
+        isAllowed(attribute: attribute, in: allowedElements[element])
+    }
+
+    /// `isAllowed(attribute:on:)` with the element's entry of `allowedElements` at hand.
+    static func isAllowed(attribute: String, in elementAttributes: Set<String>?) -> Bool {
         if attribute.hasPrefix("on") || attribute == "style" { return false }
-        return globalAttributes.contains(attribute) || (allowedElements[element]?.contains(attribute) ?? false)
+        return globalAttributes.contains(attribute) || (elementAttributes?.contains(attribute) ?? false)
     }
 
     // MARK: - URLs
@@ -88,13 +93,18 @@ public enum HTMLPolicy {
     /// mailto; `data:image/...` (not SVG) is allowed only when `allowDataImage`. Inner spaces are
     /// percent-encoded (by `WebAddress`).
     public static func safeURL(_ value: String, base: String?, allowDataImage: Bool = false) -> String? {
-        var scalars = value.unicodeScalars.filter { s in
+        // Common case: printable ASCII only, nothing to clean.
+        let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") }
+        var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter { s in
             !(s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0xFEFF || s.value == 0x200B || s.value == 0xFFFD)
         }[...]
         while let f = scalars.first, f == " " || f == "\u{A0}" { scalars = scalars.dropFirst() }
         while let l = scalars.last, l == " " || l == "\u{A0}" { scalars = scalars.dropLast() }
-        var cleaned = ""
-        cleaned.unicodeScalars.append(contentsOf: scalars)
+        var cleaned = value
+        if !plain {
+            cleaned = ""
+            cleaned.unicodeScalars.append(contentsOf: scalars)
+        }
         if cleaned.isEmpty { return nil }
         // libxml2 2.9 decodes only HTML 4 references; a browser also decodes the HTML5 ones
         // (`javascript&colon;`). Judge the scheme on that reading too (but keep the value as
@@ -108,11 +118,13 @@ public enum HTMLPolicy {
             if scheme == "data" {
                 return allowDataImage && isImageDataURL(cleaned) ? cleaned : nil
             }
-            guard ["http", "https", "mailto"].contains(scheme) else { return nil }
+            guard scheme == "http" || scheme == "https" || scheme == "mailto" else { return nil }
+            // Absolute already: kept as written, apart from inner spaces.
+            if !cleaned.utf8.contains(0x20) { return cleaned }
         }
         let resolved = WebAddress.resolve(cleaned, against: base)
         if let scheme = scheme(of: resolved) {
-            return ["http", "https", "mailto"].contains(scheme) ? resolved : nil
+            return scheme == "http" || scheme == "https" || scheme == "mailto" ? resolved : nil
         }
         // Still relative (no usable base): harmless, kept as written.
         return scheme(of: resolved) == nil ? resolved : nil
@@ -127,11 +139,16 @@ public enum HTMLPolicy {
     /// The lower-cased scheme of a URL (the part before the first `:` when that comes before any
     /// `/`, `?` or `#`), or nil for relative references.
     static func scheme(of url: String) -> String? {
-        var scheme = ""
-        for c in url.unicodeScalars {
-            if c == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
-            if c == "/" || c == "?" || c == "#" { return nil }
-            scheme.unicodeScalars.append(c)
+        let utf8 = url.utf8
+        for i in utf8.indices {
+            switch utf8[i] {
+            case UInt8(ascii: ":"):
+                return i == utf8.startIndex ? nil : String(url[..<i]).lowercased()
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return nil
+            default:
+                continue
+            }
         }
         return nil
     }
@@ -160,8 +177,26 @@ public enum HTMLPolicy {
     /// or a source on a known analytics path (`trackerPatterns`).
     public static func isTrackingPixel(src: String, width: String?, height: String?) -> Bool {
         if let w = pixels(width), let h = pixels(height), w <= 1, h <= 1 { return true }
-        let lower = src.lowercased()
-        return trackerPatterns.contains { lower.contains($0) }
+        let lower = Array(src.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 })
+        return trackerPatternBytes.contains { HTMLPolicy.contains(lower, $0) }
+    }
+
+    private static let trackerPatternBytes: [[UInt8]] = trackerPatterns.map { Array($0.utf8) }
+
+    /// Naive byte search (the patterns are short; String.contains is much slower).
+    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, hay.count >= needle.count else { return false }
+        var i = 0
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// The leading integer of a width/height value ("1", "1px", " 0 "), or nil.

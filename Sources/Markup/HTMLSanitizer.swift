@@ -110,10 +110,12 @@ private struct SanitizingWriter {
     /// (an image without a safe source, a tracking pixel, a `source` without `src`).
     mutating func keptAttributes(_ node: xmlNodePtr, _ element: String) -> [(String, String?)]? {
         var kept: [(String, String?)] = []
-        var seen = Set<String>()
+        var seen: [String] = []
         var width: String?, height: String?, src: String?
+        let allowed = HTMLPolicy.allowedElements[element]
         for (name, value) in Node.attributes(node) {
-            guard HTMLPolicy.isAllowed(attribute: name, on: element), seen.insert(name).inserted else { continue }
+            guard HTMLPolicy.isAllowed(attribute: name, in: allowed), !seen.contains(name) else { continue }
+            seen.append(name)
             var value = value
             if HTMLPolicy.urlAttributes.contains(name) {
                 guard let v = value,

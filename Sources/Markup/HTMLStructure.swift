@@ -11,8 +11,8 @@ import CLibXML2
 /// libxml2 keeps its table private, so the pairs are measured once, on first use: one parse of
 /// `<X><Y></Y></X>` for every kept non-void X and kept Y, checking whether Y ended up inside X.
 enum HTMLStructure {
-    /// "x y" for every pair where a start tag `y` closes an open `x`.
-    private static let closingPairs: Set<String> = {
+    /// For each open element x, the start tags that close it.
+    private static let closingPairs: [String: Set<String>] = {
         let parents = HTMLPolicy.allowedElements.keys.filter { !HTMLPolicy.voidElements.contains($0) }.sorted()
         let children = HTMLPolicy.allowedElements.keys.sorted()
         var probe = ""
@@ -25,8 +25,8 @@ enum HTMLStructure {
                 pairs.append((x, y))
             }
         }
-        guard let document = HTMLDocument(probe, fragment: true) else { return [] }
-        var result = Set<String>()
+        guard let document = HTMLDocument(probe, fragment: true) else { return [:] }
+        var result: [String: Set<String>] = [:]
         var index = 0
         // Top-level elements inside the wrapper, in order: each pair gives either X (with Y
         // inside) or X followed by Y (Y closed X).
@@ -38,7 +38,7 @@ enum HTMLStructure {
             index += 1
             guard Node.isElement(x), Node.name(x) == px else { break }
             if x.pointee.children == nil, let next = x.pointee.next, Node.isElement(next), Node.name(next) == py {
-                result.insert(px + " " + py)
+                result[px, default: []].insert(py)
                 child = next.pointee.next
             } else {
                 child = x.pointee.next
@@ -49,12 +49,12 @@ enum HTMLStructure {
 
     /// True when libxml2 closes an open `parent` on reading the start tag `child`.
     static func closes(_ child: String, _ parent: String) -> Bool {
-        closingPairs.contains(parent + " " + child)
+        closingPairs[parent]?.contains(child) ?? false
     }
 
     /// Void elements libxml2 2.9 does not know as void: written with `/>`, which it honours
     /// (and browsers ignore), so it does not take the following content as their children.
     static let selfClosing: Set<String> = ["wbr", "source"]
 
-    static var pairCount: Int { closingPairs.count }
+    static var pairCount: Int { closingPairs.values.reduce(0) { $0 + $1.count } }
 }

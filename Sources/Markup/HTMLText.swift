@@ -56,7 +56,8 @@ struct TextWriter {
     private var lineIsEmpty: Bool { out.isEmpty || out.last == "\n" }
 
     static func isSpace(_ s: Unicode.Scalar) -> Bool {
-        s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" || s == "\u{A0}" || s.properties.isWhitespace
+        if s.value < 0x80 { return s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" }
+        return s == "\u{A0}" || s.properties.isWhitespace
     }
 
     mutating func requestBreak(_ n: Int) {
@@ -235,9 +236,10 @@ struct TextWriter {
     mutating func finish() -> String {
         trimTrailingSpaces()
         while out.last == "\n" || out.last == " " { out.removeLast() }
-        var s = ""
-        s.unicodeScalars.append(contentsOf: out.drop { $0 == "\n" })
-        return s
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(out.count + out.count / 4)
+        for scalar in out.drop(while: { $0 == "\n" }) { UTF8.encode(scalar) { bytes.append($0) } }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
