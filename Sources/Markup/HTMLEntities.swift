@@ -1,0 +1,131 @@
+/// HTML named and numeric character references.
+///
+/// The named table is the full HTML5 list (`HTMLEntityTable`, generated); it is decoded into a
+/// dictionary on first use (a `static let`, so initialisation is lazy and thread-safe).
+public enum HTMLEntities {
+    private struct Table: Sendable {
+        var characters: [String: String] = [:]
+        var legacy: Set<String> = []
+        var longestLegacy = 0
+    }
+
+    private static let table: Table = {
+        var t = Table()
+        t.characters.reserveCapacity(2200)
+        for line in HTMLEntityTable.packed.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            var name = line[..<space]
+            let isLegacy = name.hasPrefix("*")
+            if isLegacy { name = name.dropFirst() }
+            var value = ""
+            for hex in line[line.index(after: space)...].split(separator: " ") {
+                if let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) {
+                    value.unicodeScalars.append(scalar)
+                }
+            }
+            t.characters[String(name)] = value
+            if isLegacy {
+                t.legacy.insert(String(name))
+                t.longestLegacy = max(t.longestLegacy, name.utf8.count)
+            }
+        }
+        return t
+    }()
+
+    /// The number of names in the table (2125: every HTML5 name, without its `;`).
+    public static var count: Int { table.characters.count }
+
+    /// The characters an HTML named entity stands for (`eacute` -> "é"), or nil. The name is
+    /// case-sensitive; a trailing `;` is accepted and ignored (`"eacute;"` works too).
+    public static func characters(named name: String) -> String? {
+        if let v = table.characters[name] { return v }
+        if name.hasSuffix(";") { return table.characters[String(name.dropLast())] }
+        return nil
+    }
+
+    /// True for the 106 legacy names HTML also recognises without a `;` (`amp`, `eacute`, `nbsp`).
+    public static func isLegacy(_ name: String) -> Bool { table.legacy.contains(name) }
+
+    /// The character a numeric reference stands for, as HTML5 maps it: 0, surrogates and values
+    /// beyond U+10FFFF become U+FFFD; 0x80-0x9F are read as windows-1252.
+    public static func character(forCodePoint value: UInt32) -> Character {
+        if value >= 0x80 && value <= 0x9F, let mapped = windows1252[Int(value - 0x80)] {
+            return Character(Unicode.Scalar(mapped)!)
+        }
+        guard value != 0, let scalar = Unicode.Scalar(value) else { return "\u{FFFD}" }
+        return Character(scalar)
+    }
+
+    private static let windows1252: [UInt32?] = [
+        0x20AC, nil, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, nil, 0x017D, nil,
+        nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, nil, 0x017E, 0x0178,
+    ]
+
+    /// `text` with every character reference decoded: `&name;`, legacy names without `;`
+    /// (`&copy 2024`), `&#233;` and `&#xE9;`. Unknown references stay as they are.
+    /// Linear in the length of `text`.
+    public static func decode(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        let bytes = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            guard b == UInt8(ascii: "&"), i + 1 < n else { out.append(b); i += 1; continue }
+            if let (decoded, next) = reference(in: bytes, at: i) {
+                out.append(contentsOf: decoded.utf8)
+                i = next
+            } else {
+                out.append(b); i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes the reference starting at `bytes[start] == "&"`: the characters and the index
+    /// after the reference, or nil when there is none.
+    static func reference(in bytes: [UInt8], at start: Int) -> (String, Int)? {
+        let n = bytes.count
+        var i = start + 1
+        if i < n && bytes[i] == UInt8(ascii: "#") {
+            i += 1
+            var hex = false
+            if i < n && (bytes[i] | 0x20) == UInt8(ascii: "x") { hex = true; i += 1 }
+            var value: UInt32 = 0
+            var digits = 0
+            while i < n {
+                let c = bytes[i]
+                let d: UInt32
+                if c >= 48 && c <= 57 { d = UInt32(c - 48) }
+                else if hex && (c | 0x20) >= 97 && (c | 0x20) <= 102 { d = UInt32((c | 0x20) - 87) }
+                else { break }
+                if value <= 0x10FFFF { value = value * (hex ? 16 : 10) + d }
+                digits += 1; i += 1
+            }
+            guard digits > 0 else { return nil }
+            if i < n && bytes[i] == UInt8(ascii: ";") { i += 1 }
+            return (String(character(forCodePoint: value)), i)
+        }
+        let nameStart = i
+        while i < n && i - nameStart < 40, isAlnum(bytes[i]) { i += 1 }
+        guard i > nameStart else { return nil }
+        if i < n && bytes[i] == UInt8(ascii: ";") {
+            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
+            if let v = table.characters[name] { return (v, i + 1) }
+        }
+        // Legacy names need no `;`: the longest one that starts the run wins (`&notit` -> "¬it").
+        var end = min(i, nameStart + table.longestLegacy)
+        while end > nameStart + 1 {
+            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
+            if table.legacy.contains(name), let v = table.characters[name] { return (v, end) }
+            end -= 1
+        }
+        return nil
+    }
+
+    @inline(__always) static func isAlnum(_ c: UInt8) -> Bool {
+        (c >= 48 && c <= 57) || ((c | 0x20) >= 97 && (c | 0x20) <= 122)
+    }
+}

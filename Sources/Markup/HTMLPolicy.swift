@@ -1,0 +1,214 @@
+import FeedModel
+
+/// The sanitizer's allow-lists and URL rules, shared with the text and image extractors.
+public enum HTMLPolicy {
+    /// What happens to an element.
+    public enum Disposition: Sendable, Equatable {
+        /// Kept with the listed attributes.
+        case keep
+        /// Removed with everything inside it.
+        case drop
+        /// Tags removed, content kept.
+        case unwrap
+    }
+
+    /// Attributes allowed on every kept element.
+    public static let globalAttributes: Set<String> = ["title", "lang", "dir"]
+
+    /// Kept elements and the attributes each may carry besides `globalAttributes`.
+    public static let allowedElements: [String: Set<String>] = [
+        // text structure
+        "p": [], "br": [], "hr": [], "div": [], "span": [], "pre": [], "blockquote": ["cite"],
+        "h1": [], "h2": [], "h3": [], "h4": [], "h5": [], "h6": [],
+        "ul": [], "ol": ["start", "reversed", "type"], "li": ["value"], "dl": [], "dt": [], "dd": [],
+        "figure": [], "figcaption": [], "address": [], "details": [], "summary": [],
+        "section": [], "article": [], "aside": [], "header": [], "footer": [],
+        // phrases
+        "a": ["href", "hreflang"], "em": [], "strong": [], "b": [], "i": [], "u": [], "s": [],
+        "code": [], "kbd": [], "samp": [], "var": [], "small": [], "big": [], "sub": [], "sup": [],
+        "abbr": [], "dfn": [], "q": ["cite"], "cite": [], "del": ["cite", "datetime"],
+        "ins": ["cite", "datetime"], "mark": [], "time": ["datetime"], "bdi": [], "bdo": [],
+        "ruby": [], "rt": [], "rp": [], "wbr": [], "strike": [], "tt": [],
+        // tables
+        "table": [], "caption": [], "thead": [], "tbody": [], "tfoot": [], "tr": [],
+        "td": ["colspan", "rowspan", "headers"], "th": ["colspan", "rowspan", "headers", "scope", "abbr"],
+        "colgroup": ["span"], "col": ["span"],
+        // media
+        "img": ["src", "alt", "width", "height"],
+        "picture": [], "source": ["src", "type", "media"],
+        "video": ["src", "poster", "width", "height", "controls", "loop", "muted", "preload"],
+        "audio": ["src", "controls", "loop", "muted", "preload"],
+    ]
+
+    /// Elements removed together with their content.
+    public static let droppedElements: Set<String> = [
+        "script", "style", "frameset",
+        "form", "input", "button", "select", "option", "optgroup", "textarea", "datalist", "output",
+        "noscript", "noembed", "template", "title", "head",
+        "svg", "math", "canvas", "map", "dialog", "portal", "slot", "xml", "plaintext",
+    ]
+
+    /// Embedding elements whose own content is only the fallback a browser shows when it cannot
+    /// embed: the element goes, the (sanitized) fallback stays, as feedparser does. (A `src`,
+    /// `data` or `code` never survives: these elements keep no attributes at all.)
+    public static let fallbackContainers: Set<String> = ["iframe", "object", "applet", "noframes"]
+
+    /// Void elements that must go. libxml2 2.9 does not know all of them as void and may hang the
+    /// content that follows them (`<embed src=x> more text`) below them: the element goes, what
+    /// libxml2 put inside stays (sanitized).
+    public static let droppedVoidElements: Set<String> = [
+        "embed", "param", "frame", "track", "area", "input", "keygen", "link", "meta", "base", "basefont",
+    ]
+
+    /// Elements that never have content (serialized without an end tag).
+    public static let voidElements: Set<String> = ["br", "hr", "img", "wbr", "col", "source"]
+
+    /// URL-valued attributes (checked and resolved).
+    public static let urlAttributes: Set<String> = ["href", "src", "cite", "poster"]
+
+    public static func disposition(of element: String) -> Disposition {
+        if allowedElements[element] != nil { return .keep }
+        if droppedElements.contains(element) { return .drop }
+        // droppedVoidElements, fallbackContainers and unknown elements: tags removed, content kept.
+        // fallbackContainers and unknown elements alike: tags removed, content kept.
+        return .unwrap
+    }
+
+    public static func isAllowed(attribute: String, on element: String) -> Bool {
+        isAllowed(attribute: attribute, in: allowedElements[element])
+    }
+
+    /// `isAllowed(attribute:on:)` with the element's entry of `allowedElements` at hand.
+    static func isAllowed(attribute: String, in elementAttributes: Set<String>?) -> Bool {
+        if attribute.hasPrefix("on") || attribute == "style" { return false }
+        return globalAttributes.contains(attribute) || (elementAttributes?.contains(attribute) ?? false)
+    }
+
+    // MARK: - URLs
+
+    /// The URL to write for an attribute value, or nil when it must go: the value is trimmed of
+    /// white space and control characters and stripped of the control characters inside it
+    /// (browsers ignore tab and line feed anywhere, so `java&#x09;script:` is `javascript:`),
+    /// resolved against `base` when relative, and kept only when its scheme is http, https or
+    /// mailto; `data:image/...` (not SVG) is allowed only when `allowDataImage`. Inner spaces are
+    /// percent-encoded (by `WebAddress`).
+    public static func safeURL(_ value: String, base: String?, allowDataImage: Bool = false) -> String? {
+        // Common case: printable ASCII only, nothing to clean.
+        let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") }
+        var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter { s in
+            !(s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0xFEFF || s.value == 0x200B || s.value == 0xFFFD)
+        }[...]
+        while let f = scalars.first, f == " " || f == "\u{A0}" { scalars = scalars.dropFirst() }
+        while let l = scalars.last, l == " " || l == "\u{A0}" { scalars = scalars.dropLast() }
+        var cleaned = value
+        if !plain {
+            cleaned = ""
+            cleaned.unicodeScalars.append(contentsOf: scalars)
+        }
+        if cleaned.isEmpty { return nil }
+        // libxml2 2.9 decodes only HTML 4 references; a browser also decodes the HTML5 ones
+        // (`javascript&colon;`). Judge the scheme on that reading too (but keep the value as
+        // libxml2 read it: decoding twice would corrupt query strings).
+        if cleaned.utf8.contains(UInt8(ascii: "&")) {
+            let decoded = HTMLEntities.decode(cleaned).unicodeScalars.filter { $0.value > 0x20 }
+            if let scheme = scheme(of: String(String.UnicodeScalarView(decoded))),
+               !["http", "https", "mailto"].contains(scheme) { return nil }
+        }
+        if let scheme = scheme(of: cleaned) {
+            if scheme == "data" {
+                return allowDataImage && isImageDataURL(cleaned) ? cleaned : nil
+            }
+            guard scheme == "http" || scheme == "https" || scheme == "mailto" else { return nil }
+            // Absolute already: kept as written, apart from inner spaces.
+            if !cleaned.utf8.contains(0x20) { return cleaned }
+        }
+        let resolved = WebAddress.resolve(cleaned, against: base)
+        if let scheme = scheme(of: resolved) {
+            return scheme == "http" || scheme == "https" || scheme == "mailto" ? resolved : nil
+        }
+        // Still relative (no usable base): harmless, kept as written.
+        return scheme(of: resolved) == nil ? resolved : nil
+    }
+
+    /// The absolute http(s) form of `value` resolved against `base`, or nil.
+    public static func webURL(_ value: String, base: String?) -> String? {
+        guard let url = safeURL(value, base: base) else { return nil }
+        return WebAddress(parsing: url).isWebURL ? url : nil
+    }
+
+    /// The lower-cased scheme of a URL (the part before the first `:` when that comes before any
+    /// `/`, `?` or `#`), or nil for relative references.
+    static func scheme(of url: String) -> String? {
+        let utf8 = url.utf8
+        for i in utf8.indices {
+            switch utf8[i] {
+            case UInt8(ascii: ":"):
+                return i == utf8.startIndex ? nil : String(url[..<i]).lowercased()
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return nil
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// `data:image/png;base64,...` and friends (but not SVG, which can carry script).
+    static func isImageDataURL(_ url: String) -> Bool {
+        let head = url.prefix(40).lowercased()
+        guard head.hasPrefix("data:image/") else { return false }
+        return !head.hasPrefix("data:image/svg")
+    }
+
+    // MARK: - Tracking pixels
+
+    /// Path fragments of known analytics beacons. Kept small on purpose: each entry must be
+    /// unlikely in a real picture's URL.
+    /// - `feeds.feedburner.com/~r/`, `/~ff/`: FeedBurner's per-item pixel and flare images
+    /// - `stats.wordpress.com/b.gif` and `pixel.wp.com`: WordPress.com stats
+    /// - `doubleclick.net`: ad impressions
+    /// - `/pixel`, `pixel.gif`, `/track`, `/beacon`, `/open.gif`, `/__utm.gif`: generic counters
+    public static let trackerPatterns: [String] = [
+        "feedburner.com/~r/", "/~ff/", "stats.wordpress.com/b.gif", "pixel.wp.com", "doubleclick.net",
+        "/pixel", "pixel.gif", "/track", "/beacon", "/open.gif", "/__utm.gif",
+    ]
+
+    /// True for an image that only counts readers: both dimensions given and at most 1 pixel,
+    /// or a source on a known analytics path (`trackerPatterns`).
+    public static func isTrackingPixel(src: String, width: String?, height: String?) -> Bool {
+        if let w = pixels(width), let h = pixels(height), w <= 1, h <= 1 { return true }
+        let lower = Array(src.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 })
+        return trackerPatternBytes.contains { HTMLPolicy.contains(lower, $0) }
+    }
+
+    private static let trackerPatternBytes: [[UInt8]] = trackerPatterns.map { Array($0.utf8) }
+
+    /// Naive byte search (the patterns are short; String.contains is much slower).
+    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, hay.count >= needle.count else { return false }
+        var i = 0
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// The leading integer of a width/height value ("1", "1px", " 0 "), or nil.
+    static func pixels(_ value: String?) -> Int? {
+        guard let value else { return nil }
+        var digits = 0, n = 0
+        for c in value.utf8 {
+            if c == 0x20 && digits == 0 { continue }
+            guard c >= 48 && c <= 57 else { break }
+            if n < 1_000_000 { n = n * 10 + Int(c - 48) }
+            digits += 1
+        }
+        return digits > 0 ? n : nil
+    }
+}
