@@ -66,7 +66,8 @@ public enum TextRules {
     public static func truncate(_ s: String, to limit: Int) -> String {
         guard s.count > limit else { return s }
         var cut = s.prefix(limit)
-        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+        // When the next character is a space, the cut already falls between words.
+        if s[cut.endIndex] != " ", let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
             cut = cut[..<space]
         }
         return cut + "…"

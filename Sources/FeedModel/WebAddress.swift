@@ -12,8 +12,9 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// and inner spaces are percent-encoded, as browsers do with hand-written feed URLs.
     public init(parsing raw: String) {
         var s = Substring(WebAddress.trimmed(raw))
-        if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
-            s = Substring(s.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }.replacingAll(" ", with: "%20"))
+        // "\r\n" is a single Character in Swift, so it is named on its own.
+        if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            s = Substring(s.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != "\r\n" }.replacingAll(" ", with: "%20"))
         }
         if let hash = s.firstIndex(of: "#") {
             fragment = String(s[s.index(after: hash)...])
