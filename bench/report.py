@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Tables for the bench sections (stdlib only). One function per section.
+
+  report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
+
+FILES.tsv: name bytes items(generator)
+RUNS.tsv:  tool file rep wall_s cpu_s rss_kb rc stderr_lines   (bench/lib.sh measure)
+ITEMS.tsv: tool file items                                     (counted outside the timed runs)
+Sizes are MB = 1e6 bytes (file sizes and throughput); peak RSS is in MiB (kB / 1024).
+"""
+import statistics
+import sys
+
+
+def read_tsv(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+
+
+def table(header, rows):
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    fmt = lambda r: "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()
+    return "\n".join([fmt(header), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows])
+
+
+def ratio(a, b):
+    return "%.2f×" % (a / b) if a and b else "n/a"
+
+
+def parse(files_tsv, runs_tsv, items_tsv):
+    files = {r[0]: {"bytes": int(r[1]), "items": int(r[2])} for r in read_tsv(files_tsv)}
+    items = {(r[0], r[1]): r[2] for r in read_tsv(items_tsv)}
+    runs = {}
+    for r in read_tsv(runs_tsv):
+        runs.setdefault((r[0], r[1]), []).append(
+            {"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6]),
+             "stderr": int(r[7] or 0)})
+    order = ["feeds", "sfeed", "xmllint --stream", "feedparser"]
+    tools = sorted({t for t, _ in runs}, key=lambda t: (order.index(t) if t in order else 99, t))
+    rows, stat, notes = [], {}, []
+    for name, info in files.items():
+        mb = info["bytes"] / 1e6
+        for tool in tools:
+            rs = runs.get((tool, name))
+            if not rs:
+                continue
+            ok = [r for r in rs if r["rc"] == 0]
+            walls = [r["wall"] for r in (ok or rs)]
+            med = statistics.median(walls)
+            rss = max(r["rss"] for r in (ok or rs)) / 1024
+            mbps = mb / med if ok and med > 0 else 0.0
+            cpu = statistics.median(r["cpu"] for r in (ok or rs))
+            stat[(tool, name)] = {"mbps": mbps, "rss": rss, "cpu_mbps": mb / cpu if ok and cpu >= 0.05 else 0.0}  # time -v has 10 ms steps
+            n = items.get((tool, name), "-")
+            if n not in ("-", "") and int(n) != info["items"]:
+                n += " (!)"
+                notes.append("%s read %s items from %s; the generator wrote %d"
+                             % (tool, n.split()[0], name, info["items"]))
+            bad = [r["rc"] for r in rs if r["rc"] != 0]
+            if bad:
+                notes.append("%s on %s: exit status %s in %d of %d runs (124/137 = timed out)"
+                             % (tool, name, ",".join(map(str, sorted(set(bad)))), len(bad), len(rs)))
+            err = max(r["stderr"] for r in rs)
+            if err and tool == "feeds":
+                notes.append("feeds on %s: %d lines on standard error (warnings?); see the log with --keep"
+                             % (name, err))
+            rows.append([tool, name, "%.1f" % mb,
+                         "%.3f (%.3f-%.3f)" % (med, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % med,
+                         "%.1f" % mbps if mbps else "-", "%.2f" % cpu,
+                         "%.1f" % rss, n, "ok" if not bad else "FAIL"])
+    desc = ", ".join("%s %.1f MB / %d items" % (n, i["bytes"] / 1e6, i["items"]) for n, i in files.items())
+    print("PARSE (%s; wall = whole process incl. startup, median (min-max))" % desc)
+    print(table(["tool", "file", "MB", "wall_s", "MB/s", "cpu_s", "peak_rss_MB", "items", "rc"], rows))
+
+    print("\nRATIOS (by wall time; by cpu_s in brackets, steadier when the machine is busy)")
+    names = list(files)
+    for name in names:
+        fs = stat.get(("feeds", name), {})
+        for peer, goal in (("sfeed", "goal >= 1.0x"), ("feedparser", ""), ("xmllint --stream", "")):
+            if (peer, name) in stat:
+                p = stat[(peer, name)]
+                print("  feeds MB/s / %-21s on %-10s %7s  (%s)  %s"
+                      % (peer + " MB/s", name, ratio(fs.get("mbps"), p["mbps"]),
+                         ratio(fs.get("cpu_mbps"), p["cpu_mbps"]), goal))
+    if len(names) > 1 and ("feeds", names[0]) in stat and ("feeds", names[-1]) in stat:
+        a, b = stat[("feeds", names[0])]["rss"], stat[("feeds", names[-1])]["rss"]
+        print("  feeds peak RSS %s / %s: %s  (%.1f / %.1f MB; goal ~1.0x: memory flat in the feed size)"
+              % (names[-1], names[0], ratio(b, a), b, a))
+    if notes:
+        print("\nNOTES")
+        for n in notes:
+            print("  ! " + n)
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse",):
+        sys.exit(__doc__)
+    if sys.argv[1] == "parse":
+        parse(*sys.argv[2:5])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The project's own benchmark (`make bench`): feeds against its peers, on generated data only.
+#
+#   bench/run.sh BIN [--quick] [--only SECTION,...] [--reps N] [--seed N] [--mb A,B]
+#                    [--timeout SECONDS] [--keep]
+#
+#   BIN           the feeds binary to measure (make bench passes .build/release/feeds)
+#   --quick       smoke test: small inputs (2 MB / 10 MB), 1 repetition
+#   --only LIST   sections to run, comma-separated (default: all of SECTIONS below)
+#   --reps N      repetitions per measurement (default 3; the median is reported)
+#   --seed N      generator seed (default 1; same seed => byte-identical inputs)
+#   --mb A,B      sizes of the generated feeds in MB (default 20,100; --quick: 2,10)
+#   --timeout S   bound on every single command (default 300 s)
+#   --keep        keep the work directory (generated feeds, logs, raw TSV) and print its path
+#
+# Sections are scripts bench/SECTION.sh, run in order with the settings in BENCH_* variables
+# (see bench/lib.sh). Today: parse (throughput and memory of `feeds parse --json` vs sfeed,
+# xmllint --stream and feedparser). Add a section by writing bench/NAME.sh and listing it in
+# SECTIONS. A missing peer is skipped with a note; a failing section makes the exit status 1.
+# Nothing here touches the network; everything runs in a temporary directory removed at exit.
+set -u
+{ # whole script in one block: bash parses it up front, so editing this file mid-run is safe
+
+SECTIONS="parse"          # later: update (loopback server), reader, html
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+
+BIN= QUICK=0 ONLY= REPS= SEED=1 MB= STEP_TIMEOUT=300 KEEP=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) QUICK=1 ;;
+	--only) ONLY=${2:?--only needs a list}; shift ;;
+	--reps) REPS=${2:?--reps needs a number}; shift ;;
+	--seed) SEED=${2:?--seed needs a number}; shift ;;
+	--mb) MB=${2:?--mb needs sizes}; shift ;;
+	--timeout) STEP_TIMEOUT=${2:?--timeout needs seconds}; shift ;;
+	--keep) KEEP=1 ;;
+	-h|--help) usage; exit 0 ;;
+	-*) echo "bench: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) [ -z "$BIN" ] || { echo "bench: one binary only (got $BIN and $1)" >&2; exit 2; }; BIN=$1 ;;
+	esac
+	shift
+done
+[ -n "$BIN" ] || { usage >&2; exit 2; }
+[ -x "$BIN" ] && [ -f "$BIN" ] || { echo "bench: $BIN is not an executable file (build it: make build)" >&2; exit 2; }
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+if [ "$QUICK" = 1 ]; then : "${REPS:=1}" "${MB:=2,10}"; else : "${REPS:=3}" "${MB:=20,100}"; fi
+[ -n "$ONLY" ] || ONLY=$(echo $SECTIONS | tr ' ' ',')
+for s in ${ONLY//,/ }; do
+	[ -f "$HERE/$s.sh" ] || { echo "bench: no section '$s' (have: $SECTIONS)" >&2; exit 2; }
+done
+for t in timeout /usr/bin/python3; do
+	command -v "$t" >/dev/null || { echo "bench: $t is required" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/feeds-bench.XXXXXX")
+cleanup() { if [ "$KEEP" = 1 ]; then echo "work dir kept: $WORK"; else rm -rf "$WORK"; fi; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+export BENCH_BIN=$BIN BENCH_QUICK=$QUICK BENCH_REPS=$REPS BENCH_SEED=$SEED BENCH_MB=$MB \
+	BENCH_TIMEOUT=$STEP_TIMEOUT BENCH_DIR=$HERE BENCH_WORK=$WORK
+export HOME=$WORK/home; mkdir -p "$HOME"   # keep every tool's dotfiles inside the work dir
+export LC_ALL=C.UTF-8
+
+SECONDS=0
+echo "== feeds bench: $("$BIN" --version 2>/dev/null | head -n1 || echo "$BIN")"
+echo "   sections: $ONLY; reps=$REPS; sizes=${MB//,/ \/ } MB; seed=$SEED; quick=$QUICK;" \
+	"$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+echo "   load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times on a busy machine are noisy; cpu_s less so)"
+status=0
+for s in ${ONLY//,/ }; do
+	echo
+	mkdir -p "$WORK/$s"
+	BENCH_WORK=$WORK/$s bash "$HERE/$s.sh" || { echo "bench: section $s failed (exit $?)"; status=1; }
+done
+echo
+echo "bench total: ${SECONDS}s; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $status
+}
