@@ -50,7 +50,8 @@ final class LeniencyTests: XCTestCase {
     func testUnescapedHTMLInDescriptionIsKeptAsMarkup() throws {
         let f = try parseText(rss("<item><description><p>Para with <a href=\"http://l.example/\">link</a><br/>next</p></description></item>"))
         let d = try XCTUnwrap(f.cards[0].description)
-        XCTAssertTrue(d.contains("<a href=\"http://l.example/\">link</a>"), d)
+        XCTAssertTrue(d.contains("<a href=\"http://l.example/\""), d)
+        XCTAssertTrue(d.contains(">link</a>"), d)
         XCTAssertEqual(d.components(separatedBy: "<br").count - 1, 1, d)   // one break, not two
     }
 

@@ -240,7 +240,12 @@ final class XMLPrepass {
 
     /// Expands an internal entity's replacement text as character data, within the budget.
     private func expand(_ value: [UInt8], into out: inout [UInt8], depth: Int) {
-        guard depth <= Self.maxEntityDepth else { warnOnce("entity references nested deeper than \(Self.maxEntityDepth) levels were dropped"); return }
+        guard depth <= Self.maxEntityDepth else {
+            // Stop all expansion: a tree of references too deep to write is also too wide to walk.
+            expansionUsed = Self.expansionBudget
+            warnOnce("entity expansion stopped: references nested deeper than \(Self.maxEntityDepth) levels")
+            return
+        }
         var i = 0
         while i < value.count {
             if expansionUsed >= Self.expansionBudget {
@@ -250,6 +255,7 @@ final class XMLPrepass {
             let c = value[i]
             if c == UInt8(ascii: "&"), let semi = value[(i + 1)...].prefix(48).firstIndex(of: UInt8(ascii: ";")), semi > i + 1 {
                 let before = out.count
+                expansionUsed += 1   // every reference costs, even one that writes nothing
                 if writeReference(Array(value[(i + 1)..<semi]), into: &out, depth: depth) {
                     expansionUsed += out.count - before
                     i = semi + 1

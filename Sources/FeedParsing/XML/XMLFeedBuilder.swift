@@ -26,6 +26,9 @@ final class XMLFeedBuilder {
         var ns: Namespace
         var tag: Tag
         var base: String?
+        /// An element left open by an error in the source (a `<b>` never closed inside a
+        /// title): libxml2 nests what follows inside it, the builder reads through it.
+        var broken = false
     }
     private var stack: [Frame] = []
     private var entry: EntryFields?
@@ -94,7 +97,14 @@ final class XMLFeedBuilder {
             stopRequested = true
             return
         }
-        if capture != nil { captureStart(local, attrs, base: base); return }
+        if let c = capture {
+            guard interruptsCapture(c, ns, t) else { captureStart(local, attrs, base: base); return }
+            // A feed element inside a plain-text field: the field was never closed in the source.
+            capture = nil
+            var closed = c
+            finishCapture(&closed)
+            for i in c.depth..<depth { stack[i].broken = true }
+        }
         if skipDepth >= 0 || depth == 0 { return }
         if entry != nil {
             entryStart(ns, t, attrs, base: base, depth: depth)
@@ -235,7 +245,8 @@ final class XMLFeedBuilder {
             beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 3)
         case (_, .icon) where ns.isAtom:
             beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 1)
-        case (.itunes, .image), (.itunes, .link) where attrs.value(named: "rel")?.lowercased() == "image":
+        case (.itunes, .image), (.itunes, .link):
+            if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
             if let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
                 feed.image.offer(WebAddress.resolve(href, against: base), rank: 2)
             }
@@ -256,7 +267,38 @@ final class XMLFeedBuilder {
 
     // MARK: - item level
 
+    /// Whether a child element ends the capture instead of being written into it.
+    private func interruptsCapture(_ c: Capture, _ ns: Namespace, _ t: Tag) -> Bool {
+        guard ns.isRSS || ns.isAtom else { return false }
+        if t == .item || t == .entry { return true }
+        switch c.target {
+        case .content, .summary, .feedDescription, .looseImage: return false   // bodies may hold any markup
+        default: break
+        }
+        switch t {
+        case .title, .link, .description, .guid, .pubDate, .author, .enclosure, .summary, .content, .id,
+             .published, .updated:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// True for a child of the entry, or a descendant reached only through broken elements.
+    private func isDirectChildOfEntry(_ depth: Int) -> Bool {
+        if depth == entryDepth + 1 { return true }
+        guard depth > entryDepth + 1 else { return false }
+        return stack[(entryDepth + 1)..<depth].allSatisfy(\.broken)
+    }
+
     private func entryStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
+        if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
+            // An item inside an item: the first was never closed. It ends here.
+            if let e = entry { cardCount += 1; onCard(e.card()) }
+            entry = nil
+            feedStart(ns, t, attrs, base: base, depth: depth)
+            return
+        }
         if authorDepth >= 0 {
             if ns.isAtom && t == .name { beginCapture(.authorName, kind: .text, base: base, depth: depth, rank: 0) }
             if ns.isAtom && t == .email { beginCapture(.authorEmail, kind: .text, base: base, depth: depth, rank: 0) }
@@ -264,7 +306,7 @@ final class XMLFeedBuilder {
         }
         // Core elements count only as children of the item itself: an <id> inside some
         // extension element of the entry is not the entry's id.
-        if depth != entryDepth + 1 && (ns.isRSS || ns.isAtom || ns == .dc || ns == .dcterms || ns == .content) { return }
+        if !isDirectChildOfEntry(depth) && (ns.isRSS || ns.isAtom || ns == .dc || ns == .dcterms || ns == .content) { return }
         switch (ns, t) {
         case (_, .source) where ns.isAtom, (_, .contributor) where ns.isAtom:
             skipDepth = depth   // another feed's metadata, or people other than the author
@@ -335,7 +377,9 @@ final class XMLFeedBuilder {
             }
         case (.media, .content):
             mediaContent(attrs, base: base)
-        case (.itunes, .image), (.itunes, .link) where attrs.value(named: "rel")?.lowercased() == "image":
+        case (.itunes, .image), (.itunes, .link):
+            // itunes:link rel="image" is the old spelling of itunes:image.
+            if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
             if entry!.itunesImage == nil, let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
                 entry!.itunesImage = WebAddress.resolve(href, against: base)
             }
