@@ -46,20 +46,33 @@ public enum StableHash {
 
 /// Small text rules shared by every producer of cards.
 public enum TextRules {
-    /// Collapses runs of white space (including NBSP-free ASCII/Unicode spaces) to one space and trims.
+    /// Collapses runs of ASCII white space (space, tab, line breaks, form feed, vertical tab) to
+    /// one space and trims them from both ends. Other spaces (no-break, em, thin, zero-width
+    /// joiners) are content a writer chose, and stay. Works on UTF-8 bytes: an ASCII byte is never
+    /// part of a multi-byte character.
     public static func collapseWhitespace<S: StringProtocol>(_ s: S) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        let utf8 = s.utf8
+        var needsWork = false
+        var previousSpace = true
+        for b in utf8 {
+            let space = isSpace(b)
+            if space && (previousSpace || b != 0x20) { needsWork = true; break }
+            previousSpace = space
+        }
+        if !needsWork && !previousSpace { return String(s) }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
         var pendingSpace = false
-        for ch in s {
-            if ch.isWhitespace && ch != "\u{A0}" {
+        for b in utf8 {
+            if isSpace(b) {
                 pendingSpace = !out.isEmpty
             } else {
-                if pendingSpace { out.append(" "); pendingSpace = false }
-                out.append(ch)
+                if pendingSpace { out.append(0x20); pendingSpace = false }
+                out.append(b)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// At most `limit` characters, cut at a word boundary when one is near, with "…".

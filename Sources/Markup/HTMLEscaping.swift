@@ -15,16 +15,28 @@ enum HTMLEscaping {
     private static func append(_ text: String, to out: inout String, attribute: Bool) {
         let utf8 = text.utf8
         // Fast path: nothing to escape.
-        if !utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x7F }) {
+        if !utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x7F || $0 == 0xC2 }) {
             out += text
             return
         }
         var buffer = [UInt8]()
         buffer.reserveCapacity(utf8.count + 16)
         var previousCR = false
+        var afterC2 = false
         for b in utf8 {
             defer { previousCR = b == 0x0D }
+            if afterC2 {
+                afterC2 = false
+                if b < 0xA0 {
+                    // U+0080...U+009F (from `&#146;` and the like) are the windows-1252
+                    // characters the author meant, as HTML5 reads such references.
+                    buffer.append(contentsOf: String(HTMLEntities.character(forCodePoint: UInt32(b))).utf8)
+                    continue
+                }
+                buffer.append(0xC2)
+            }
             switch b {
+            case 0xC2: afterC2 = true
             case 0x26: buffer.append(contentsOf: "&amp;".utf8)
             case 0x3C: buffer.append(contentsOf: "&lt;".utf8)
             case 0x3E: buffer.append(contentsOf: "&gt;".utf8)

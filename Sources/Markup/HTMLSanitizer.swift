@@ -14,7 +14,6 @@ import FeedModel
 /// - URL attributes keep only http, https and mailto URLs (and `data:image/*` in `img src`),
 ///   relative ones resolved against `base`;
 /// - tracking pixels (`HTMLPolicy.isTrackingPixel`) and images without a usable source are removed;
-/// - links get `rel="nofollow noopener noreferrer"`;
 /// - comments, processing instructions and doctype go; text is escaped.
 ///
 /// `sanitize(sanitize(x)) == sanitize(x)`. Inputs over `MarkupLimits.maxInputBytes` are cut,
@@ -132,11 +131,15 @@ private struct SanitizingWriter {
         }
         switch element {
         case "img":
-            guard let src, !HTMLPolicy.isTrackingPixel(src: src, width: width, height: height) else { return nil }
+            // An image with no source at all still shows its alt text; one whose source was
+            // unsafe, or a tracking pixel, goes.
+            if src == nil {
+                guard !Node.attributes(node).contains(where: { $0.0 == "src" }), kept.contains(where: { $0.0 == "alt" }) else { return nil }
+            } else if HTMLPolicy.isTrackingPixel(src: src!, width: width, height: height) {
+                return nil
+            }
         case "source":
             guard src != nil else { return nil }
-        case "a":
-            if kept.contains(where: { $0.0 == "href" }) { kept.append(("rel", "nofollow noopener noreferrer")) }
         default:
             break
         }

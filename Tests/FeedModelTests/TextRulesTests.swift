@@ -20,9 +20,14 @@ final class TextRulesTests: XCTestCase {
         XCTAssertEqual(TextRules.collapseWhitespace("x"), "x")
     }
 
-    func testCollapsesUnicodeSpaces() {
-        // em space, ideographic space, line separator, next line, form feed, vertical tab
-        XCTAssertEqual(TextRules.collapseWhitespace("a\u{2003}b\u{3000}c\u{2028}d\u{85}e\u{C}f\u{B}g"), "a b c d e f g")
+    func testCollapsesASCIISpaceControls() {
+        XCTAssertEqual(TextRules.collapseWhitespace("a\u{C}f\u{B}g\r\n\th"), "a f g h")
+    }
+
+    func testTypographicSpacesAndJoinersAreContent() {
+        // em space, thin space, ideographic space, zero-width joiner: chosen by the writer
+        XCTAssertEqual(TextRules.collapseWhitespace("a \u{2003} b\u{2009}c\u{3000}d \u{200D} e"),
+                       "a \u{2003} b\u{2009}c\u{3000}d \u{200D} e")
     }
 
     func testNoBreakSpaceIsKept() {

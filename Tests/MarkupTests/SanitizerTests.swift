@@ -83,9 +83,10 @@ final class SanitizerTests: XCTestCase {
         XCTAssertEqual(clean("<img src=\"http://e.example/a.png\" onerror=\"alert(1)\" alt=\"A\">"), "<img src=\"http://e.example/a.png\" alt=\"A\">")
     }
 
-    func testLinksGetRelAndSafeURLsOnly() {
-        XCTAssertEqual(clean("<a href=\"http://e.example/\">x</a>"), "<a href=\"http://e.example/\" rel=\"nofollow noopener noreferrer\">x</a>")
-        XCTAssertEqual(clean("<a href=\"mailto:a@b.example\">m</a>"), "<a href=\"mailto:a@b.example\" rel=\"nofollow noopener noreferrer\">m</a>")
+    /// Links are kept as written (pages set their referrer policy once, in a meta element).
+    func testLinksKeepSafeURLsOnly() {
+        XCTAssertEqual(clean("<a href=\"http://e.example/\" rel=\"me\" target=\"_blank\">x</a>"), "<a href=\"http://e.example/\">x</a>")
+        XCTAssertEqual(clean("<a href=\"mailto:a@b.example\">m</a>"), "<a href=\"mailto:a@b.example\">m</a>")
         XCTAssertEqual(clean("<a href=\"ftp://e.example/\">f</a>"), "<a>f</a>")
     }
 
@@ -117,7 +118,7 @@ final class SanitizerTests: XCTestCase {
 
     func testRelativeURLsAreResolved() {
         XCTAssertEqual(clean("<a href=\"../b/c.html?q=1#f\">x</a>", base: "http://e.example/a/d/index.html"),
-                       "<a href=\"http://e.example/a/b/c.html?q=1#f\" rel=\"nofollow noopener noreferrer\">x</a>")
+                       "<a href=\"http://e.example/a/b/c.html?q=1#f\">x</a>")
         XCTAssertEqual(clean("<img src=\"/i.png\">", base: "https://e.example/post/"), "<img src=\"https://e.example/i.png\">")
         XCTAssertEqual(clean("<img src=\"//cdn.example/i.png\">", base: "https://e.example/"), "<img src=\"https://cdn.example/i.png\">")
         // Without a base a relative URL stays relative (harmless).
@@ -130,7 +131,10 @@ final class SanitizerTests: XCTestCase {
         XCTAssertEqual(clean("a<img src=\"http://feeds.feedburner.com/~r/Blog/~4/abc\" height=\"1\" width=\"1\"/>b"), "ab")
         XCTAssertEqual(clean("a<img src=\"https://stats.wordpress.com/b.gif?host=x\" alt=\"\">b"), "ab")
         XCTAssertEqual(clean("a<img src=\"http://ad.doubleclick.net/ad/x\">b"), "ab")
-        XCTAssertEqual(clean("a<img alt=\"no source\">b"), "ab")
+        // No source at all: the alt text is what the reader sees. An unsafe source: gone.
+        XCTAssertEqual(clean("a<img alt=\"no source\">b"), "a<img alt=\"no source\">b")
+        XCTAssertEqual(clean("a<img src=\"javascript:x()\" alt=\"bad\">b"), "ab")
+        XCTAssertEqual(clean("a<img>b"), "ab")
         // A real image one pixel wide but tall is kept.
         XCTAssertEqual(clean("<img src=\"http://e.example/line.png\" width=\"1\" height=\"300\">"),
                        "<img src=\"http://e.example/line.png\" width=\"1\" height=\"300\">")

@@ -231,6 +231,12 @@ final class XMLPrepass {
             return true
         }
         if external.contains(key) { return true }   // external entities are never read
+        // The two names whose meaning changed between HTML 4 and HTML5: feeds that use HTML
+        // entities were written against the HTML 4 (and RSS 0.91) DTDs.
+        if key == "lang" || key == "rang" {
+            Self.writeCharRef(key == "lang" ? 0x2329 : 0x232A, into: &out)
+            return true
+        }
         if let chars = HTMLEntities.characters(named: key) {
             for s in chars.unicodeScalars { Self.writeCharRef(s.value, into: &out) }
             return true

@@ -346,7 +346,7 @@ final class XMLFeedBuilder {
         case (_, .content) where ns.isAtom:
             guard attrs.value(named: "src") == nil else { break }   // out-of-line content: nothing to show
             beginCapture(.content, kind: atomKind(attrs), base: base, depth: depth, rank: 3, base64: isBase64(attrs))
-        case (.xhtml, .body):
+        case (.xhtml, .body), (.none, .body):
             beginCapture(.content, kind: .xhtml, base: base, depth: depth, rank: 2)
         case (_, .fullitem) where ns.isRSS:
             beginCapture(.content, kind: .html, base: base, depth: depth, rank: 1)
