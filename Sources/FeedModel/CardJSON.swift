@@ -73,29 +73,43 @@ public struct JSONObjectWriter {
 
 public enum JSONText {
     /// A JSON string literal. Non-ASCII is written as UTF-8; U+2028/2029 are escaped so the output
-    /// is also valid JavaScript.
+    /// is also valid JavaScript. Works on UTF-8 bytes: this runs for every field of every card.
     public static func quoted(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
+        var s = s
+        return s.withUTF8 { bytes in
+            var clean = true
+            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C || b == 0xE2 { clean = false; break }
+            if clean {
+                var out = [UInt8]()
+                out.reserveCapacity(bytes.count + 2)
+                out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
+                return String(decoding: out, as: UTF8.self)
             }
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count + 16)
+            out.append(0x22)
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case 0x00..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+                    out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                    i += 2
+                default: out.append(b)
+                }
+                i += 1
+            }
+            out.append(0x22)
+            return String(decoding: out, as: UTF8.self)
         }
-        out += "\""
-        return out
     }
 }

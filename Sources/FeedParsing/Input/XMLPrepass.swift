@@ -171,10 +171,46 @@ final class XMLPrepass {
             out.append(contentsOf: Self.ampersand)
             return 1
         }
+        // The five XML names, by far the most common (escaped HTML is all &lt; and &gt;): no
+        // String, no lookup.
+        if let predefined = Self.predefined(b, from: i + 1, to: j) {
+            out.append(contentsOf: predefined)
+            return j - i + 1
+        }
         let name = Array(b[(i + 1)..<j])
-        if let repaired = doubleEncodedSequence(b, start: i, firstEnd: j, first: name, into: &out) { return repaired }
+        if Self.mayStartDoubleEncoding(name),
+           let repaired = doubleEncodedSequence(b, start: i, firstEnd: j, first: name, into: &out) { return repaired }
         if !writeReference(name, into: &out, depth: 0) { out.append(contentsOf: Self.ampersand); return 1 }
         return j - i + 1
+    }
+
+    private static let lt = Array("&#60;".utf8), gt = Array("&#62;".utf8), quot = Array("&#34;".utf8), apos = Array("&#39;".utf8)
+
+    /// The numeric form of `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;` when b[from..<to] is one of them.
+    @inline(__always)
+    private static func predefined(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> [UInt8]? {
+        switch to - from {
+        case 2:
+            if b[from + 1] == 0x74 { if b[from] == 0x6C { return lt }; if b[from] == 0x67 { return gt } }   // lt gt
+        case 3:
+            if b[from] == 0x61, b[from + 1] == 0x6D, b[from + 2] == 0x70 { return ampersand }                // amp
+        case 4:
+            if b[from] == 0x71, b[from + 1] == 0x75, b[from + 2] == 0x6F, b[from + 3] == 0x74 { return quot } // quot
+            if b[from] == 0x61, b[from + 1] == 0x70, b[from + 2] == 0x6F, b[from + 3] == 0x73 { return apos } // apos
+        default: break
+        }
+        return nil
+    }
+
+    /// Cheap test before the mojibake repair: a numeric reference, or a name that can stand for
+    /// a Latin-1 lead byte (Â, Ã, â, ã and the other letters in U+00C2...U+00F4).
+    private static func mayStartDoubleEncoding(_ name: [UInt8]) -> Bool {
+        guard let first = name.first else { return false }
+        if first == UInt8(ascii: "#") { return true }
+        // The last letters of the HTML names of U+00C2...U+00F4 (acirc, eacute, Ntilde, ETH, szlig...).
+        guard name.count >= 3 && name.count <= 6, let last = name.last else { return false }
+        return last == 0x63 || last == 0x65 || last == 0x67 || last == 0x68 || last == 0x6C || last == 0x73
+            || last == 0x48 || last == 0x4E
     }
 
     /// `&#226;&#128;&#166;` (or `&acirc;&#128;&brvbar;`): references to Latin-1 characters that

@@ -16,20 +16,20 @@ enum JSONFeedReader {
         guard version.contains("jsonfeed.org") || !root["items"].isNull else {
             throw FeedParseError.notAFeed("JSON without a JSON Feed `version` or `items` (a search response? use --as)")
         }
-        let feedURL = root["feed_url"].string.map { WebAddress.resolve($0, against: base) }
-        let home = root["home_page_url"].string.map { WebAddress.resolve($0, against: base) }
+        let feedURL = root["feed_url"].string.map { CardURL.resolve($0, against: base) }
+        let home = root["home_page_url"].string.map { CardURL.resolve($0, against: base) }
         let docBase = base ?? feedURL ?? home
         var info = FeedInfo()
         info.title = TextRules.nonBlank(root["title"].string).map(TextRules.collapseWhitespace)
         info.link = CardURL.link(home)
         info.description = TextRules.nonBlank(root["description"].string).map(HTMLEscape.text)
-        info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { WebAddress.resolve($0, against: docBase) })
+        info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { CardURL.resolve($0, against: docBase) })
         let cards = root["items"].array.map { card(from: $0, base: docBase) }
         return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)
     }
 
     static func card(from item: JSONValue, base: String?) -> Card {
-        func url(_ v: JSONValue) -> String? { TextRules.nonBlank(v.string).map { WebAddress.resolve($0, against: base) } }
+        func url(_ v: JSONValue) -> String? { TextRules.nonBlank(v.string).map { CardURL.resolve($0, against: base) } }
         var e = EntryFields()
         e.id.offer(TextRules.nonBlank(item["id"].string), rank: 3)
         if let title = item["title"].string { e.title.offer(TextValue(text: title, kind: .text, base: base), rank: 3) }

@@ -88,7 +88,7 @@ extension XMLFeedBuilder {
             let attrName = String(cString: attrs.localName(i))
             if attrs.prefix(i) != nil && attrName == "base" { continue }
             var value = attrs.value(i)
-            if attrName == "href" || attrName == "src" { value = WebAddress.resolve(value, against: base) }
+            if attrName == "href" || attrName == "src" { value = CardURL.resolve(value, against: base) }
             s += " " + attrName + "=\"" + HTMLEscape.attribute(value) + "\""
         }
         s += ">"
@@ -127,7 +127,7 @@ extension XMLFeedBuilder {
             case .updated: withEntry { $0.updated.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank, replacingEqual: true) }
             case .author: withEntry { $0.offerAuthor(value.plain, rank: c.rank) }
             case .looseImage:
-                let url = value.plain.map { WebAddress.resolve($0, against: c.base) }
+                let url = value.plain.map { CardURL.resolve($0, against: c.base) }
                 withEntry { if $0.looseImage == nil { $0.looseImage = url } }
             default: break
             }

@@ -43,8 +43,8 @@ struct EntryFields {
 
     mutating func addEnclosure(url: String?, type: String?, length: String?, base: String?) {
         guard let raw = TextRules.nonBlank(url) else { return }
-        let resolved = WebAddress.resolve(raw, against: base)
-        guard WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return }
+        let resolved = CardURL.resolve(raw, against: base)
+        guard CardURL.isPlainWebURL(resolved) || WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return }
         let len = length.flatMap { Int64($0.trimmingASCIIWhitespace) }.flatMap { $0 > 0 ? $0 : nil }
         enclosures.append(Enclosure(url: resolved, type: TextRules.nonBlank(type)?.lowercased(), length: len))
     }
@@ -63,15 +63,42 @@ struct EntryFields {
         let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
         card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
             ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
-            ?? card.description.flatMap { HTMLImages.firstContentImage($0, base: nil) }
+            ?? card.description.flatMap(SanitizedHTML.firstImageSource)
         return card
     }
 }
 
 /// The URL rules of the card contract.
 enum CardURL {
+    /// True for `http://host...` or `https://host...` with no space or control byte: such a URL
+    /// is already in its final form, so the full RFC 3986 parse is skipped (it runs for every
+    /// link, image and enclosure of every item).
+    static func isPlainWebURL(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b in
+            let start: Int
+            if b.count > 8, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 {
+                if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F { start = 7 }
+                else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F { start = 8 }
+                else { return false }
+            } else { return false }
+            guard start < b.count, b[start] != 0x2F, b[start] != 0x3F, b[start] != 0x23 else { return false }
+            for i in start..<b.count where b[i] <= 0x20 || b[i] == 0x7F { return false }
+            // Dot segments need the full parse to be removed.
+            for i in start..<(b.count - 1) where b[i] == 0x2F && b[i + 1] == 0x2E { return false }
+            return true
+        }
+    }
+
+    /// `WebAddress.resolve`, with the fast path for URLs that are already absolute.
+    static func resolve(_ s: String, against base: String?) -> String {
+        isPlainWebURL(s) ? s : WebAddress.resolve(s, against: base)
+    }
+
     /// An absolute http, https or mailto URL, or nil.
     static func link(_ s: String?) -> String? {
+        guard let s else { return nil }
+        if isPlainWebURL(s) { return s }
         guard let s = TextRules.nonBlank(s) else { return nil }
         let a = WebAddress(parsing: s)
         if a.isWebURL || (a.scheme == "mailto" && a.path.count > 1) { return a.description }
@@ -80,6 +107,8 @@ enum CardURL {
 
     /// An absolute http or https URL, or nil.
     static func image(_ s: String?) -> String? {
+        guard let s else { return nil }
+        if isPlainWebURL(s) { return s }
         guard let s = TextRules.nonBlank(s) else { return nil }
         let a = WebAddress(parsing: s)
         return a.isWebURL ? a.description : nil

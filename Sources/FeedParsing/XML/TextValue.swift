@@ -55,7 +55,7 @@ struct TextValue {
     /// A URL written as element text, resolved against the element's base.
     var url: String? {
         guard let t = TextRules.nonBlank(text) else { return nil }
-        return WebAddress.resolve(t, against: base)
+        return CardURL.resolve(t, against: base)
     }
 }
 

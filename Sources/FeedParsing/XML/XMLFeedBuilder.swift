@@ -86,7 +86,7 @@ final class XMLFeedBuilder {
         let parentBase = stack.last?.base ?? documentBase
         var base = parentBase
         if attrs.count > 0, let xmlBase = attrs.xmlBase {
-            base = WebAddress.resolve(xmlBase, against: parentBase)
+            base = CardURL.resolve(xmlBase, against: parentBase)
         }
         if depth == 0 { startRoot(local, uri, attrs) }
         let ns = namespace(uri)
@@ -222,14 +222,14 @@ final class XMLFeedBuilder {
             beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 2)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
-                feed.link.offer(WebAddress.resolve(href, against: base), rank: 3)
+                feed.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.feedLink, kind: .text, base: base, depth: depth, rank: 3)
             }
         case (_, .link) where ns.isAtom:
             let rel = attrs.value(named: "rel")?.lowercased() ?? "alternate"
             if rel == "alternate", let href = attrs.value(named: "href") {
-                feed.link.offer(WebAddress.resolve(href, against: base), rank: format?.isAtom == true ? 3 : 2)
+                feed.link.offer(CardURL.resolve(href, against: base), rank: format?.isAtom == true ? 3 : 2)
             }
         case (_, .description) where ns.isRSS:
             beginCapture(.feedDescription, kind: .html, base: base, depth: depth, rank: 3)
@@ -248,10 +248,10 @@ final class XMLFeedBuilder {
         case (.itunes, .image), (.itunes, .link):
             if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
             if let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
-                feed.image.offer(WebAddress.resolve(href, against: base), rank: 2)
+                feed.image.offer(CardURL.resolve(href, against: base), rank: 2)
             }
         case (.media, .thumbnail):
-            if let url = attrs.value(named: "url") { feed.image.offer(WebAddress.resolve(url, against: base), rank: 0) }
+            if let url = attrs.value(named: "url") { feed.image.offer(CardURL.resolve(url, against: base), rank: 0) }
         case (_, .ttl) where ns.isRSS:
             beginCapture(.ttl, kind: .text, base: base, depth: depth, rank: 0)
         case (.sy, .updatePeriod):
@@ -320,7 +320,7 @@ final class XMLFeedBuilder {
             beginCapture(.title, kind: attrs.value(named: "type") == "html" ? .html : .guess, base: base, depth: depth, rank: 1)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
-                entry!.link.offer(WebAddress.resolve(href, against: base), rank: 3)
+                entry!.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3)
             }
@@ -373,7 +373,7 @@ final class XMLFeedBuilder {
                                 type: attrs.value(named: "type"), length: attrs.value(named: "length"), base: base)
         case (.media, .thumbnail):
             if entry!.thumbnail == nil, let url = attrs.value(named: "url") {
-                entry!.thumbnail = WebAddress.resolve(url, against: base)
+                entry!.thumbnail = CardURL.resolve(url, against: base)
             }
         case (.media, .content):
             mediaContent(attrs, base: base)
@@ -381,11 +381,11 @@ final class XMLFeedBuilder {
             // itunes:link rel="image" is the old spelling of itunes:image.
             if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
             if entry!.itunesImage == nil, let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
-                entry!.itunesImage = WebAddress.resolve(href, against: base)
+                entry!.itunesImage = CardURL.resolve(href, against: base)
             }
         case (_, .image) where ns.isRSS:
             if let href = attrs.value(named: "href") ?? attrs.value(named: "url") ?? attrs.value(named: "src") {
-                if entry!.looseImage == nil { entry!.looseImage = WebAddress.resolve(href, against: base) }
+                if entry!.looseImage == nil { entry!.looseImage = CardURL.resolve(href, against: base) }
             } else {
                 beginCapture(.looseImage, kind: .html, base: base, depth: depth, rank: 0)
             }
@@ -414,7 +414,7 @@ final class XMLFeedBuilder {
         case "alternate", "http://www.iana.org/assignments/relation/alternate":
             // Prefer the HTML page over other alternates (a PDF, a JSON twin).
             let htmlish = type == nil || type == "text/html" || type == "application/xhtml+xml"
-            entry!.link.offer(WebAddress.resolve(href, against: base), rank: format?.isAtom == true ? (htmlish ? 3 : 2) : 2)
+            entry!.link.offer(CardURL.resolve(href, against: base), rank: format?.isAtom == true ? (htmlish ? 3 : 2) : 2)
         case "enclosure":
             entry!.addEnclosure(url: href, type: type, length: attrs.value(named: "length"), base: base)
         default:
@@ -427,8 +427,8 @@ final class XMLFeedBuilder {
         let medium = attrs.value(named: "medium")?.lowercased()
         let type = attrs.value(named: "type")?.lowercased()
         let isImage = medium == "image" || (type?.hasPrefix("image/") ?? false)
-            || (medium == nil && type == nil && WebAddress.looksLikeImageURL(WebAddress.resolve(url, against: base)))
-        if isImage { entry!.mediaImage = WebAddress.resolve(url, against: base) }
+            || (medium == nil && type == nil && WebAddress.looksLikeImageURL(CardURL.resolve(url, against: base)))
+        if isImage { entry!.mediaImage = CardURL.resolve(url, against: base) }
     }
 }
 
