@@ -35,8 +35,12 @@ struct TextValue {
         let s: String
         switch kind {
         case .text: s = text
-        case .html, .xhtml: s = HTMLText.plainText(text)
-        case .guess: s = (text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&"))) ? HTMLText.plainText(text) : text
+        case .html, .xhtml, .guess:
+            // Only markup needs the HTML parser; entities alone are decoded in place (titles
+            // are mostly plain text, and this runs for every one of them).
+            if text.utf8.contains(UInt8(ascii: "<")) { s = HTMLText.plainText(text) }
+            else if text.utf8.contains(UInt8(ascii: "&")) { s = HTMLEntities.decode(text) }
+            else { s = text }
         }
         let collapsed = TextRules.collapseWhitespace(s)
         return collapsed.isEmpty ? nil : collapsed
