@@ -28,8 +28,11 @@ public enum OPML {
             guard let close = rest.firstIndex(of: ">") else { throw AggregatorError.opml("unterminated tag") }
             let tag = rest[rest.index(after: rest.startIndex)..<close]
             rest = rest[rest.index(after: close)...]
-            let name = tag.prefix { !$0.isWhitespace && $0 != "/" && $0 != ">" }
-            if name == "/outline" { if !folders.isEmpty { folders.removeLast() }; continue }
+            if tag.hasPrefix("/") {
+                if tag.dropFirst().trimmingCharacters(in: .whitespaces) == "outline", !folders.isEmpty { folders.removeLast() }
+                continue
+            }
+            let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
             guard name == "outline" else { continue }
             let selfClosing = tag.hasSuffix("/")
             let attributes = try parseAttributes(tag.dropFirst(name.count))

@@ -6,7 +6,7 @@ import Glibc
 /// An exclusive `flock` on a file in the data folder, held while `feeds update` runs, so an
 /// overlapping cron run can tell it is not alone. The kernel drops it when the process dies,
 /// `kill -9` included, so a stale lock never blocks the next run.
-public final class RunLock {
+public final class RunLock: Sendable {
     private let fd: Int32
     public let path: String
 
