@@ -197,6 +197,13 @@ public struct UpdateRunner {
                     fail(error.localizedDescription)
                     return report
                 }
+                // Nothing recognisable, or an ill-formed document that gave nothing: a failure
+                // that keeps the saved cards, rather than a success with zero items.
+                if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
+                    let why = parsed.warnings.first ?? "no feed element found"
+                    fail(parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))")
+                    return report
+                }
                 var feedHints = hints
                 feedHints.feedRefresh = parsed.feed.refreshHintSeconds
                 let saved = try store.saveFetch(sourceID: id, feed: parsed.feed, cards: parsed.cards,
