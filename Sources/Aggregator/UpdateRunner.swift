@@ -127,7 +127,13 @@ public struct UpdateRunner {
         let chosen = try select(selection, in: workspace, now: clock())
         var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
         var requests: [FetchRequest] = []
-        for source in chosen {
+        for var source in chosen {
+            // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
+            if case .named = selection, source.stored.isDisabled {
+                try workspace.store.enable(sourceID: source.stored.id)
+                source.stored.disabledReason = nil
+                source.stored.consecutiveFailures = 0
+            }
             byID[source.stored.id.rawValue] = source
             let url = source.stored.fetchURL ?? source.entry.requestURL(relativeTo: workspace.sourcesFolder)
             requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,

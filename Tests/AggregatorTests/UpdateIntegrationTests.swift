@@ -18,7 +18,7 @@ final class UpdateIntegrationTests: XCTestCase {
         let xml = "application/rss+xml; charset=utf-8"
 
         // Phase 1: every source healthy, so each has cards to lose.
-        let names = ["etag", "lastmod", "gzip", "moved", "temp", "gone", "limited", "broken", "slow", "big", "bomb", "malformed", "charset"]
+        let names = ["etag", "lastmod", "gzip", "moved", "temp", "gone", "limited", "broken", "slow", "big", "bomb", "malformed", "charset", "charset2"]
         for n in names { server.route("/\(n)", .text(rss(n, items: ["\(n)-1", "\(n)-2"]), contentType: xml)) }
         server.routeConditional("/etag", etag: "\"v1\"", lastModified: nil, .text(rss("etag", items: ["etag-1", "etag-2"]), contentType: xml))
         server.routeConditional("/lastmod", etag: nil, lastModified: lastModified, .text(rss("lastmod", items: ["lastmod-1"]), contentType: xml))
@@ -55,6 +55,9 @@ final class UpdateIntegrationTests: XCTestCase {
         // Latin-1 bytes under a header that says UTF-8, no encoding declaration: read, repaired.
         server.route("/charset", ScriptedResponse(headers: [("Content-Type", "application/rss+xml; charset=utf-8")],
             body: Array("<rss version=\"2.0\"><channel><title>charset</title><item><guid>c-3</guid><title>caf".utf8) + [0xE9] + Array("</title></item></channel></rss>".utf8)))
+        // A header that says Latin-1 for a document that declares (and is) UTF-8: the document wins.
+        server.route("/charset2", .text("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>c2</title><item><guid>c2-3</guid><title>naïve été</title></item></channel></rss>",
+                                        contentType: "application/rss+xml; charset=iso-8859-1"))
 
         let started = Date()
         let second = try CLIRun.run(args)
@@ -91,6 +94,8 @@ final class UpdateIntegrationTests: XCTestCase {
         XCTAssertNotNil(byName["gone"]?.disabledReason)
         XCTAssertEqual(byName["charset"]?.cardCount, 3)
         XCTAssertTrue(after.contains { $0.card.title == "café" }, "the wrong charset header was survived")
+        XCTAssertTrue(after.contains { $0.card.title == "naïve été" }, "the document's own encoding wins over the header")
+        XCTAssertEqual(byName["charset2"]?.cardCount, 3)
         let limited = try XCTUnwrap(byName["limited"])
         let retryIn = (limited.nextDueAt?.secondsSince1970 ?? 0) - (limited.lastAttemptAt?.secondsSince1970 ?? 0)
         XCTAssertEqual(retryIn, 120, "Retry-After obeyed")
@@ -118,8 +123,13 @@ final class UpdateIntegrationTests: XCTestCase {
         XCTAssertFalse(third.stderr.contains("moved permanently"), third.stderr)
         XCTAssertEqual(server.requests(path: "/gone").count, goneRequests)
         XCTAssertEqual(server.requests(path: "/moved").count, 2, "the old address is not asked again")
-        XCTAssertTrue(third.stdout.hasPrefix("32 sources: "), third.stdout)
+        XCTAssertTrue(third.stdout.hasPrefix("33 sources: "), third.stdout)
         XCTAssertTrue(third.stdout.contains(" 2 not modified, 6 failed"), third.stdout)
+
+        // Naming the disabled source asks for it again (and it is still gone).
+        let named = try CLIRun.run(["--home", home.path, "update", "gone"])
+        XCTAssertEqual(named.status, 1)
+        XCTAssertEqual(server.requests(path: "/gone").count, goneRequests + 1)
     }
 
     func testNotModifiedWritesOnlyFetchState() throws {
