@@ -46,6 +46,13 @@ public final class Workspace {
         return entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
     }
 
+    /// Sources in the database that the sources file no longer lists (a line deleted by hand):
+    /// not fetched, cards kept until `feeds remove URL`.
+    public func orphans() throws -> [StoredSource] {
+        let listed = Set(entries.map(\.url))
+        return try store.sources().filter { !listed.contains($0.configuration.url) }
+    }
+
     /// The entries `query` names: a URL exactly, else a display name ignoring case.
     public func match(_ query: String) throws -> [(entry: SourceEntry, stored: StoredSource)] {
         let all = try sources()

@@ -53,6 +53,13 @@ enum SourcesCommand: Command {
             out.write("\n]\n")
             return .ok
         }
+        let orphans = try workspace.orphans()
+        defer {
+            if !orphans.isEmpty {
+                out.line("\(orphans.count) source\(orphans.count == 1 ? "" : "s") in the database but not in \(workspace.paths.sourcesFile) (not fetched; cards kept): "
+                         + orphans.map { $0.configuration.url }.joined(separator: " ") + " — 'feeds remove URL' deletes them")
+            }
+        }
         if sources.isEmpty {
             out.line("no sources yet: add one with 'feeds add URL' (sources file: \(workspace.paths.sourcesFile))")
             return .ok

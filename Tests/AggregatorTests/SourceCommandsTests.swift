@@ -26,6 +26,15 @@ final class SourceCommandsTests: XCTestCase {
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         XCTAssertEqual(array?.map { $0["url"] as? String }, ["https://b.example/f"])
         XCTAssertEqual(try CLIRun.run(feeds + ["remove", "nothing-like-it"]).status, 2)
+
+        // A line deleted by hand: the source stays in the database, is listed as such, and
+        // `remove URL` still deletes it.
+        try home.write("sources", "# empty now\n")
+        let orphan = try CLIRun.run(feeds + ["sources"])
+        XCTAssertTrue(orphan.stdout.contains("1 source in the database but not in"), orphan.stdout)
+        XCTAssertTrue(orphan.stdout.contains("https://b.example/f"), orphan.stdout)
+        XCTAssertEqual(try CLIRun.run(feeds + ["remove", "https://b.example/f"]).status, 0)
+        XCTAssertFalse(try CLIRun.run(feeds + ["sources"]).stdout.contains("not in"))
     }
 
     func testImportThenExportKeepsTheSources() throws {
