@@ -26,9 +26,13 @@ let package = Package(
         // SQLite store of sources, fetch state and cards. Knows no HTML.
         .target(name: "Storage", dependencies: ["FeedModel", "CSQLite"]),
 
+        // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
+        // joins parsing, fetching and storage.
+        .target(name: "Aggregator", dependencies: ["FeedModel", "FeedParsing", "Fetching", "Storage"]),
+
         .executableTarget(
             name: "feeds",
-            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage"]
+            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator"]
         ),
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
@@ -39,6 +43,7 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 """Tables for the bench sections (stdlib only). One function per section.
 
   report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
+  report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
 
 FILES.tsv: name bytes items(generator)
 RUNS.tsv:  tool file rep wall_s cpu_s rss_kb rc stderr_lines   (bench/lib.sh measure)
@@ -92,11 +93,48 @@ def parse(files_tsv, runs_tsv, items_tsv):
             print("  ! " + n)
 
 
+def update(feeds, runs_tsv, items_tsv):
+    items = {(r[0], r[1]): r[2] for r in read_tsv(items_tsv)}
+    runs = {}
+    for r in read_tsv(runs_tsv):
+        runs.setdefault((r[0], r[1]), []).append(
+            {"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6])})
+    order = ["feeds", "sfeed_update", "newsboat"]
+    passes = []
+    for _, p in runs:
+        if p not in passes:
+            passes.append(p)
+    rows, med = [], {}
+    for p in passes:
+        for tool in sorted({t for t, q in runs if q == p}, key=lambda t: order.index(t) if t in order else 99):
+            rs = runs[(tool, p)]
+            walls = [r["wall"] for r in rs]
+            m = statistics.median(walls)
+            med[(tool, p)] = m
+            bad = [r["rc"] for r in rs if r["rc"] != 0]
+            rows.append([p, tool, "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
+                         "%.2f" % statistics.median(r["cpu"] for r in rs), "%.1f" % (max(r["rss"] for r in rs) / 1024),
+                         items.get((tool, p), "-"), "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
+    print("UPDATE (%s feeds on loopback; wall = median (min-max) over reps; 3rd = all 304 for every tool)" % feeds)
+    print(table(["pass", "tool", "wall_s", "cpu_s", "peak_rss_MB", "items", "rc"], rows))
+    print("\nGOALS")
+    for lat in ("0ms", "50ms"):
+        f, s = med.get(("feeds", "cold@" + lat)), med.get(("sfeed_update", "cold@" + lat))
+        print("  cold@%-5s feeds / sfeed_update   %7s  (goal <= 0.25x)" % (lat, ratio(f, s)))
+    f = med.get(("feeds", "3rd@50ms"))
+    peers = [med[(t, "3rd@50ms")] for t in ("sfeed_update", "newsboat") if (t, "3rd@50ms") in med]
+    print("  all-304@50ms feeds / best peer %7s  (goal <= 0.5x)" % ratio(f, min(peers) if peers else None))
+    rss = max((r["rss"] for (t, _), rs in runs.items() if t == "feeds" for r in rs), default=0) / 1024
+    print("  feeds peak RSS                 %6.1f MB (goal <= 40 MB)" % rss)
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("parse",):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update"):
         sys.exit(__doc__)
     if sys.argv[1] == "parse":
         parse(*sys.argv[2:5])
+    elif sys.argv[1] == "update":
+        update(*sys.argv[2:5])
 
 
 if __name__ == "__main__":

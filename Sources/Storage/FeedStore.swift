@@ -26,6 +26,11 @@ public final class FeedStore {
         try db.prepare("PRAGMA user_version").queryOne { $0.int(0) } ?? 0
     }
 
+    /// `PRAGMA integrity_check`: "ok", or SQLite's list of problems, one per line.
+    public func integrityCheck() throws -> String {
+        try db.prepare("PRAGMA integrity_check").query([]) { $0.string(0) ?? "" }.joined(separator: "\n")
+    }
+
     /// The schema version this program creates.
     public static var schemaVersion: Int { Schema.currentVersion }
 }

@@ -6,6 +6,12 @@ import Foundation
 enum CLI {
     static var commands: [any Command.Type] {
         [
+            UpdateCommand.self,
+            SourcesCommand.self,
+            AddCommand.self,
+            RemoveCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
             ParseCommand.self,
         ]
     }

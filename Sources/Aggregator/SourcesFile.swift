@@ -1,0 +1,267 @@
+import Foundation
+
+/// One line of the sources file.
+public struct SourceEntry: Sendable, Hashable {
+    /// The URL or path as written: the source's identity in the database.
+    public var url: String
+    public var name: String?
+    public var tags: [String]
+    /// `every=`: the user's refresh interval, seconds.
+    public var everySeconds: Int?
+    public var keepDays: Int?
+    public var keepCount: Int?
+    /// 1-based line in the file (0 for entries not read from a file).
+    public var line: Int
+
+    public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
+                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0) {
+        self.url = url
+        self.name = name
+        self.tags = tags
+        self.everySeconds = everySeconds
+        self.keepDays = keepDays
+        self.keepCount = keepCount
+        self.line = line
+    }
+
+    /// Whether `url` is a local file (a path, or a file:// URL).
+    public var isFile: Bool { !SourcesFile.hasWebScheme(url) }
+
+    /// The URL to request: http(s) as written; a path (relative ones against `folder`, the sources
+    /// file's folder) or a file:// URL as an absolute file:// URL.
+    public func requestURL(relativeTo folder: String) -> String {
+        if SourcesFile.hasWebScheme(url) { return url }
+        var path = url
+        if path.lowercased().hasPrefix("file://") {
+            path = String(path.dropFirst(7))
+            if path.hasPrefix("localhost/") { path = String(path.dropFirst(9)) }
+            if !path.hasPrefix("/") { path = folder + "/" + path }  // file://relative/x (lenient)
+        } else if path.lowercased().hasPrefix("file:") {
+            path = String(path.dropFirst(5))
+            if !path.hasPrefix("/") { path = folder + "/" + path }
+        } else if !path.hasPrefix("/") {
+            path = folder + "/" + path
+        }
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: SourcesFile.pathCharacters) ?? path
+        return "file://" + encoded
+    }
+
+    /// The line written for this entry: `URL name="…" tags=a,b every=30m keep-days=N keep-cards=N`.
+    public var formatted: String {
+        var parts = [url]
+        if let name { parts.append("name=" + SourcesFile.quoteIfNeeded(name)) }
+        if !tags.isEmpty { parts.append("tags=" + tags.joined(separator: ",")) }
+        if let everySeconds { parts.append("every=" + Interval.format(everySeconds)) }
+        if let keepDays { parts.append("keep-days=\(keepDays)") }
+        if let keepCount { parts.append("keep-cards=\(keepCount)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The sources file: plain text, one source a line, meant to be edited by hand and kept in git.
+///
+///     # comment lines and blank lines are ignored; so is the rest of a line after " #"
+///     https://example.org/feed.xml   name="Example blog"  tags=tech,news  every=30m
+///     samples/local.rss              keep-days=30  keep-cards=200
+///
+/// The first word is the URL: `http://`, `https://`, `file://`, or a path (relative paths are
+/// resolved against the folder of the sources file). Then options, `key=value`, in any order;
+/// a value with spaces is written in double quotes (`\"` and `\\` inside them):
+/// - `name=` a display name (default: the feed's own title);
+/// - `tags=` comma-separated words;
+/// - `every=` refresh interval: a number with `s`, `m`, `h`, `d` or `w` (`90m`, `2h`, `1d`);
+///   without it the feed's own hints (ttl, Cache-Control…) decide;
+/// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted).
+/// A URL listed twice is an error, as is an unknown option; errors name the line.
+public enum SourcesFile {
+    public static func read(path: String) throws -> [SourceEntry] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AggregatorError.cannotRead(path: path, reason: "permission denied or not a file")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ text: String, path: String = "sources") throws -> [SourceEntry] {
+        var entries: [SourceEntry] = []
+        var seen: [String: Int] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            func bad(_ reason: String) -> AggregatorError { .sourcesFile(path: path, line: number, reason: reason) }
+            let words: [String]
+            do { words = try tokenize(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
+            guard let url = words.first else { continue }
+            guard !url.contains("=") || url.contains("://") || url.contains("/") else {
+                throw bad("a line starts with the URL, found option '\(url)'")
+            }
+            if let reason = urlProblem(url) { throw bad(reason) }
+            if let first = seen[url] { throw bad("\(url) is already listed on line \(first)") }
+            seen[url] = number
+            var entry = SourceEntry(url: url, line: number)
+            for word in words.dropFirst() {
+                guard let eq = word.firstIndex(of: "=") else {
+                    throw bad("expected key=value after the URL, found '\(word)' (quote values with spaces)")
+                }
+                let key = String(word[..<eq]).lowercased()
+                let value = String(word[word.index(after: eq)...])
+                switch key {
+                case "name":
+                    guard !value.isEmpty else { throw bad("name= is empty") }
+                    entry.name = value
+                case "tags", "tag":
+                    entry.tags = value.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+                case "every":
+                    guard let seconds = Interval.parse(value) else {
+                        throw bad("every=\(value) is not an interval: write a number with s, m, h, d or w, like every=30m")
+                    }
+                    entry.everySeconds = seconds
+                case "keep-days":
+                    guard let n = Int(value), n >= 0 else { throw bad("keep-days=\(value) is not a number of days") }
+                    entry.keepDays = n
+                case "keep-cards", "keep":
+                    guard let n = Int(value), n >= 0 else { throw bad("keep-cards=\(value) is not a number of cards") }
+                    entry.keepCount = n
+                default:
+                    throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=")
+                }
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// Why `url` cannot be a source, or nil when it can.
+    static func urlProblem(_ url: String) -> String? {
+        let lower = url.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            let rest = url.drop { $0 != "/" }.dropFirst(2)
+            return rest.isEmpty || rest.hasPrefix("/") ? "\(url) has no host name" : nil
+        }
+        if lower.hasPrefix("file:") { return nil }
+        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/"),
+           url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
+            return "unsupported URL scheme '\(url[..<colon])': use http://, https://, file:// or a file path"
+        }
+        return nil
+    }
+
+    static func hasWebScheme(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    static let pathCharacters: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: "%?#")
+        return set
+    }()
+
+    struct TokenError: Error { var reason: String }
+
+    /// Words separated by blanks; `"…"` quotes (inside a word, as in name="A B"); ` #` starts a comment.
+    static func tokenize(_ line: String) throws -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quoted = false
+        var chars = line.makeIterator()
+        while let c = chars.next() {
+            if quoted {
+                if c == "\\" {
+                    guard let next = chars.next() else { throw TokenError(reason: "a line ends with \\ inside quotes") }
+                    current.append(next)
+                } else if c == "\"" {
+                    quoted = false
+                } else {
+                    current.append(c)
+                }
+                continue
+            }
+            if c == " " || c == "\t" || c == "\r" {
+                if inWord { words.append(current); current = ""; inWord = false }
+                continue
+            }
+            if c == "#" && !inWord { break }
+            inWord = true
+            if c == "\"" { quoted = true } else { current.append(c) }
+        }
+        if quoted { throw TokenError(reason: "unclosed quote: a \" opened on this line is never closed") }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// Whether `url` can be a line of the file.
+    public static func isAcceptable(_ url: String) -> Bool {
+        !url.isEmpty && urlProblem(url) == nil && !url.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "#" })
+    }
+
+    /// A URL or path for the first word of a line (quoted when it has spaces).
+    public static func quoteIfNeededForURL(_ url: String) -> String { quoteIfNeeded(url) }
+
+    public static func quoteIfNeeded(_ s: String) -> String {
+        guard s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
+        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    // MARK: Editing (feeds add, remove, import)
+
+    /// Appends lines for `entries` to the file (creating it and its folder), keeping everything
+    /// already in it byte for byte.
+    public static func append(_ entries: [SourceEntry], to path: String) throws {
+        guard !entries.isEmpty else { return }
+        var text = ""
+        if let data = FileManager.default.contents(atPath: path) {
+            text = String(decoding: data, as: UTF8.self)
+            if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        } else {
+            text = "# feeds sources: one source a line; see README (name=, tags=, every=, keep-days=, keep-cards=)\n"
+        }
+        for e in entries { text += e.formatted + "\n" }
+        try write(text, to: path)
+    }
+
+    /// Removes the lines of the sources whose URL is in `urls`; comments and other lines stay.
+    public static func remove(urls: Set<String>, from path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = lines.filter { line in
+            guard let first = try? tokenize(String(line)).first else { return true }
+            return !urls.contains(first)
+        }
+        try write(kept.joined(separator: "\n"), to: path)
+    }
+
+    /// Writes through a temporary file and a rename, so a crash never leaves half a file.
+    static func write(_ text: String, to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            let temporary = path + ".tmp"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            if rename(temporary, path) != 0 { throw AggregatorError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        } catch let e as AggregatorError {
+            throw e
+        } catch {
+            throw AggregatorError.cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+}
+
+/// Refresh intervals as people write them: `45s`, `30m`, `2h`, `1d`, `1w` (a bare number is minutes).
+public enum Interval {
+    public static func parse(_ text: String) -> Int? {
+        let t = text.lowercased()
+        guard let unit = t.last else { return nil }
+        let multipliers: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        let (digits, factor): (Substring, Int) = unit.isNumber ? (t[...], 60) : (t.dropLast(), multipliers[unit] ?? 0)
+        guard factor > 0, !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= 1_000_000 else { return nil }
+        return n * factor
+    }
+
+    public static func format(_ seconds: Int) -> String {
+        for (unit, size) in [("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60)] where seconds >= size && seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+}

@@ -1,0 +1,244 @@
+import FeedModel
+import FeedParsing
+import Fetching
+import Foundation
+import Storage
+
+/// What happened to one source in a run.
+public struct SourceReport: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        case saved(new: Int, updated: Int)
+        case notModified
+        case failed(String)
+        /// 410 Gone: the source is disabled (also counted as a failure of this run).
+        case disabled(String)
+    }
+
+    public var sourceID: SourceID
+    public var name: String
+    public var url: String
+    public var outcome: Outcome
+    /// A one-time note (a permanent redirect was recorded).
+    public var note: String?
+    /// Parser warnings (recovered from ill-formed XML, ...).
+    public var warnings: [String]
+
+    public var failed: Bool {
+        switch outcome {
+        case .failed, .disabled: return true
+        default: return false
+        }
+    }
+
+    /// `name: reason`, for standard error.
+    public var failureLine: String? {
+        switch outcome {
+        case .failed(let reason), .disabled(let reason): return "\(name): \(reason)"
+        default: return nil
+        }
+    }
+}
+
+public struct UpdateSummary: Sendable {
+    public var reports: [SourceReport] = []
+    public var ok: Int { reports.filter { if case .saved = $0.outcome { return true } else { return false } }.count }
+    public var notModified: Int { reports.filter { $0.outcome == .notModified }.count }
+    public var failed: Int { reports.filter(\.failed).count }
+    public var newCards: Int {
+        reports.reduce(0) { if case .saved(let n, _) = $1.outcome { return $0 + n } else { return $0 } }
+    }
+
+    /// `200 sources: 196 ok (1,204 new cards), 3 not modified, 1 failed`
+    public var line: String {
+        let n = reports.count
+        return "\(n) source\(n == 1 ? "" : "s"): \(ok) ok (\(grouped(newCards)) new card\(newCards == 1 ? "" : "s")), \(notModified) not modified, \(failed) failed"
+    }
+}
+
+func grouped(_ n: Int) -> String {
+    let digits = String(n)
+    var out = ""
+    for (i, c) in digits.enumerated() {
+        if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+        out.append(c)
+    }
+    return out
+}
+
+/// Which sources a run polls.
+public enum UpdateSelection: Sendable, Equatable {
+    /// Those whose next-due time has passed.
+    case due
+    /// All enabled sources, whatever the schedule (`--all`).
+    case all
+    /// These, named by URL or display name, disabled ones included.
+    case named([String])
+}
+
+/// `feeds update`: fetches the selected sources concurrently and, as each transfer completes,
+/// parses it and saves its cards and fetch state in one transaction (so parsing overlaps with
+/// the other downloads, and a kill at any moment leaves every source consistent).
+public struct UpdateRunner {
+    public var limits: FetchLimits
+    public var policy = SchedulePolicy()
+    /// The clock; read once per completed transfer, never inside the policy.
+    public var clock: @Sendable () -> Timestamp
+    /// 0..<1, for backoff jitter.
+    public var random: @Sendable () -> Double
+
+    public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
+                clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.limits = limits
+        self.policy = policy
+        self.clock = clock
+        self.random = random
+    }
+
+    @Sendable public static func systemClock() -> Timestamp {
+        Timestamp(secondsSince1970: Int64(Date().timeIntervalSince1970))
+    }
+
+    static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
+
+    /// The sources `selection` picks, in file order. Throws `noSuchSource` for a name that
+    /// matches nothing.
+    public func select(_ selection: UpdateSelection, in workspace: Workspace, now: Timestamp) throws -> [(entry: SourceEntry, stored: StoredSource)] {
+        switch selection {
+        case .all:
+            return try workspace.sources().filter { !$0.stored.isDisabled }
+        case .due:
+            let due = Set(try workspace.store.dueSources(at: now).map(\.id))
+            return try workspace.sources().filter { due.contains($0.stored.id) }
+        case .named(let names):
+            var picked: [(entry: SourceEntry, stored: StoredSource)] = []
+            var seen = Set<SourceID>()
+            for name in names {
+                let found = try workspace.match(name)
+                guard !found.isEmpty else { throw AggregatorError.noSuchSource(name) }
+                for f in found where seen.insert(f.stored.id).inserted { picked.append(f) }
+            }
+            return picked
+        }
+    }
+
+    public func run(_ selection: UpdateSelection, in workspace: Workspace,
+                    progress: (SourceReport, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) throws -> UpdateSummary {
+        let chosen = try select(selection, in: workspace, now: clock())
+        var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
+        var requests: [FetchRequest] = []
+        for var source in chosen {
+            // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
+            if case .named = selection, source.stored.isDisabled {
+                try workspace.store.enable(sourceID: source.stored.id)
+                source.stored.disabledReason = nil
+                source.stored.consecutiveFailures = 0
+            }
+            byID[source.stored.id.rawValue] = source
+            let url = source.stored.fetchURL ?? source.entry.requestURL(relativeTo: workspace.sourcesFolder)
+            requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,
+                                         etag: source.stored.validators.etag,
+                                         lastModified: source.stored.validators.lastModified,
+                                         headers: ["Accept": Self.accept],
+                                         allowFile: source.entry.isFile && source.stored.fetchURL == nil))
+        }
+        var summary = UpdateSummary()
+        let fetcher = try Fetcher(limits: limits)
+        fetcher.fetchAll(requests) { request, result in
+            guard let source = byID[request.id] else { return }
+            let report = handle(source, request: request, result: result, store: workspace.store)
+            summary.reports.append(report)
+            progress(report, summary.reports.count, requests.count)
+        }
+        // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
+        _ = try? workspace.store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
+        return summary
+    }
+
+    /// Parses and saves one completed transfer; every failure becomes the source's recorded
+    /// error rather than an exception, so one bad source never stops the others.
+    func handle(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
+                result: Result<FetchResponse, FetchError>, store: FeedStore) -> SourceReport {
+        let now = clock()
+        let id = source.stored.id
+        var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
+                                  outcome: .notModified, note: nil, warnings: [])
+        func fail(_ message: String, retryAfter: Int64? = nil) {
+            let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures + 1,
+                                                 retryAfter: retryAfter, jitter: random())
+            do {
+                try store.recordFailure(sourceID: id, message: message, now: now, nextDue: due)
+                report.outcome = .failed(message)
+            } catch {
+                report.outcome = .failed(message + " (and the failure could not be recorded: \(error.localizedDescription))")
+            }
+        }
+        do {
+            let response: FetchResponse
+            switch result {
+            case .failure(let error):
+                fail(error.localizedDescription)
+                return report
+            case .success(let r):
+                response = r
+            }
+            let status = response.status
+            if let moved = response.permanentRedirect, moved != request.url, status == 304 || (200...299).contains(status) {
+                try store.updateFetchURL(sourceID: id, to: moved)
+                report.note = "\(report.name): moved permanently to \(moved); feeds now fetches that address (the sources file still lists \(source.entry.url): update it when convenient)"
+            }
+            let hints = SchedulePolicy.Hints(every: source.entry.everySeconds, feedRefresh: source.stored.feed.refreshHintSeconds,
+                                             maxAge: response.maxAgeSeconds, expires: response.expiresSeconds)
+            switch status {
+            case 304:
+                try store.recordNotModified(sourceID: id,
+                                            validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
+                                            now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: hints))
+                report.outcome = .notModified
+            case 200...299:
+                let parsed: ParsedFeed
+                do {
+                    parsed = try FeedParser.parse(response.body, options: ParseOptions(baseURL: response.finalURL, charset: response.charset))
+                } catch {
+                    fail(error.localizedDescription)
+                    return report
+                }
+                // Nothing recognisable, or an ill-formed document that gave nothing: a failure
+                // that keeps the saved cards, rather than a success with zero items.
+                if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
+                    let why = parsed.warnings.first ?? "no feed element found"
+                    fail(parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))")
+                    return report
+                }
+                var feedHints = hints
+                feedHints.feedRefresh = parsed.feed.refreshHintSeconds
+                let saved = try store.saveFetch(sourceID: id, feed: parsed.feed, cards: parsed.cards,
+                                                validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
+                                                now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
+                if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
+                report.outcome = .saved(new: saved.new, updated: saved.updated)
+                report.warnings = parsed.warnings
+            case 410:
+                let message = "HTTP 410 Gone: the feed was removed for good; source disabled (remove it with 'feeds remove', or fix the URL)"
+                fail(message)
+                try store.disable(sourceID: id, reason: message)
+                report.outcome = .disabled(message)
+            case 429, 503:
+                let wait = response.retryAfterSeconds(now: now.secondsSince1970)
+                fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" +
+                     (wait.map { ": retrying after \($0) s as the server asked" } ?? ": will retry later"), retryAfter: wait)
+            case 404:
+                fail("HTTP 404 Not Found: the feed is not at this URL any more; check it")
+            case 401, 403:
+                fail("HTTP \(status) \(status == 401 ? "Unauthorized" : "Forbidden"): the server refuses access to the feed")
+            case 500...599:
+                fail("HTTP \(status): server error; will retry with backoff")
+            default:
+                fail("HTTP \(status): not a feed response")
+            }
+        } catch {
+            fail("could not save: \(error.localizedDescription)")
+        }
+        return report
+    }
+}

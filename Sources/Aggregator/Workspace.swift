@@ -1,0 +1,69 @@
+import FeedModel
+import Foundation
+import Storage
+
+/// The sources file and the database together: what every command that touches sources opens.
+/// Sources are matched between the two by URL (the store's `url`); opening syncs the file's
+/// configuration (name, tags, retention) into the database. Sources the file no longer lists
+/// keep their cards in the database but are not fetched.
+public final class Workspace {
+    public let paths: FeedsPaths
+    public let store: FeedStore
+    public private(set) var entries: [SourceEntry]
+
+    /// The folder relative source paths are resolved against: the sources file's folder.
+    /// A symlinked sources file (kept in a dotfiles repository, say) resolves against the folder
+    /// of the file it points to.
+    public var sourcesFolder: String {
+        ((paths.sourcesFile as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
+    }
+
+    public init(paths: FeedsPaths, now: Timestamp) throws {
+        self.paths = paths
+        entries = try SourcesFile.read(path: paths.sourcesFile)
+        store = try FeedStore(path: paths.database)
+        try sync(now: now)
+    }
+
+    /// Writes the configuration of every entry whose stored configuration differs.
+    public func sync(now: Timestamp) throws {
+        let stored = Dictionary(try store.sources().map { ($0.configuration.url, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+        for entry in entries {
+            let configuration = entry.configuration
+            if stored[entry.url] != configuration { try store.upsertSource(configuration, now: now) }
+        }
+    }
+
+    /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
+    public func reload(now: Timestamp) throws {
+        entries = try SourcesFile.read(path: paths.sourcesFile)
+        try sync(now: now)
+    }
+
+    /// Each entry of the file with its stored state, in file order.
+    public func sources() throws -> [(entry: SourceEntry, stored: StoredSource)] {
+        let byURL = Dictionary(try store.sources().map { ($0.configuration.url, $0) }, uniquingKeysWith: { a, _ in a })
+        return entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
+    }
+
+    /// Sources in the database that the sources file no longer lists (a line deleted by hand):
+    /// not fetched, cards kept until `feeds remove URL`.
+    public func orphans() throws -> [StoredSource] {
+        let listed = Set(entries.map(\.url))
+        return try store.sources().filter { !listed.contains($0.configuration.url) }
+    }
+
+    /// The entries `query` names: a URL exactly, else a display name ignoring case.
+    public func match(_ query: String) throws -> [(entry: SourceEntry, stored: StoredSource)] {
+        let all = try sources()
+        if let exact = all.first(where: { $0.entry.url == query }) { return [exact] }
+        let lower = query.lowercased()
+        return all.filter { $0.stored.displayName.lowercased() == lower || $0.entry.name?.lowercased() == lower }
+    }
+}
+
+extension SourceEntry {
+    var configuration: SourceConfiguration {
+        SourceConfiguration(url: url, name: name, kind: .feed, tags: tags, keepDays: keepDays, keepCount: keepCount)
+    }
+}

@@ -1,0 +1,32 @@
+import Aggregator
+import Foundation
+
+/// `feeds import FILE.opml`.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let summary = "add the feeds of an OPML file to the sources file"
+    static let help = """
+    usage: feeds import FILE.opml
+
+    Adds every feed of the OPML file (outlines with xmlUrl) that the sources file does not list
+    yet, with its title as name= and its folders and categories as tags=. A file with a DOCTYPE
+    or entity declarations is refused.
+    """
+    static let spec = Arguments.Spec()
+
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        guard args.positionals.count == 1 else { throw UsageError("give one OPML file", command: name) }
+        let file = args.positionals[0]
+        guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file) else {
+            throw AggregatorError.cannotRead(path: file, reason: "no such file or not readable")
+        }
+        let imported = try OPML.parse(String(decoding: data, as: UTF8.self))
+        let paths = try global.paths()
+        let known = Set(try SourcesFile.read(path: paths.sourcesFile).map(\.url))
+        let fresh = imported.filter { !known.contains($0.url) && SourcesFile.isAcceptable($0.url) }
+        try SourcesFile.append(fresh, to: paths.sourcesFile)
+        _ = try global.workspace()
+        Output.standard.line("imported \(fresh.count) source\(fresh.count == 1 ? "" : "s") (\(imported.count - fresh.count) already listed or unusable) into \(paths.sourcesFile)")
+        return .ok
+    }
+}

@@ -1,0 +1,89 @@
+import Aggregator
+import FeedModel
+import Foundation
+import Markup
+import Storage
+
+/// `feeds sources`: each source with its state.
+enum SourcesCommand: Command {
+    static let name = "sources"
+    static let summary = "list the sources with their state (last fetch, error, next due, cards)"
+    static let help = """
+    usage: feeds sources [--json] [--cards N]
+
+    Lists the sources of the sources file in order, with the state of each: last fetch, last
+    error, next due time (UTC), and the number of saved cards (unread in parentheses).
+
+    options:
+      --json       one JSON array of objects
+      --cards N    also list the N newest saved cards of each source
+    """
+    static let spec = Arguments.Spec(valued: ["--cards"], flags: ["--json"])
+
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        let workspace = try global.workspace()
+        let sources = try workspace.sources()
+        let out = Output.standard
+        var cardsEach = 0
+        if let text = args.value("--cards") {
+            guard let n = Int(text), n >= 0 else { throw UsageError("--cards needs a number, got '\(text)'", command: name) }
+            cardsEach = n
+        }
+        if args.flag("--json") {
+            out.write("[")
+            for (i, s) in sources.enumerated() {
+                if i > 0 { out.write(",") }
+                var w = JSONObjectWriter()
+                let st = s.stored
+                w.field("url", s.entry.url)
+                w.field("name", st.displayName)
+                w.field("fetchURL", st.fetchURL)
+                w.raw("tags", "[" + s.entry.tags.map(JSONText.quoted).joined(separator: ",") + "]")
+                w.field("every", s.entry.everySeconds)
+                w.field("lastAttempt", st.lastAttemptAt?.iso8601)
+                w.field("lastSuccess", st.lastSuccessAt?.iso8601)
+                w.field("lastError", st.lastError)
+                w.field("failures", st.consecutiveFailures)
+                w.field("nextDue", st.nextDueAt?.iso8601)
+                w.field("disabled", st.disabledReason)
+                w.field("cards", st.cardCount)
+                w.field("unread", st.unreadCount)
+                out.write("\n" + w.finish())
+            }
+            out.write("\n]\n")
+            return .ok
+        }
+        let orphans = try workspace.orphans()
+        defer {
+            if !orphans.isEmpty {
+                out.line("\(orphans.count) source\(orphans.count == 1 ? "" : "s") in the database but not in \(workspace.paths.sourcesFile) (not fetched; cards kept): "
+                         + orphans.map { $0.configuration.url }.joined(separator: " ") + " — 'feeds remove URL' deletes them")
+            }
+        }
+        if sources.isEmpty {
+            out.line("no sources yet: add one with 'feeds add URL' (sources file: \(workspace.paths.sourcesFile))")
+            return .ok
+        }
+        for s in sources {
+            let st = s.stored
+            var state = "cards \(st.cardCount) (\(st.unreadCount) unread) · last fetch \(Terminal.time(st.lastAttemptAt))"
+            if st.isDisabled {
+                state += " · DISABLED"
+            } else {
+                state += " · next due \(st.nextDueAt.map { Terminal.time($0) } ?? "now")"
+            }
+            out.line(st.displayName)
+            out.line("  " + s.entry.url + (st.fetchURL.map { " -> " + $0 } ?? ""))
+            out.line("  " + state)
+            if let error = st.lastError {
+                out.line("  error (\(st.consecutiveFailures)x): " + error)
+            }
+            if cardsEach > 0 {
+                for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {
+                    out.line("    * " + Terminal.time(c.sortDate) + "  " + c.card.displayTitle(plainText: HTMLText.plainText))
+                }
+            }
+        }
+        return .ok
+    }
+}

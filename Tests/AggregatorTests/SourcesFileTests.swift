@@ -1,0 +1,106 @@
+@testable import Aggregator
+import TestSupport
+import XCTest
+
+/// The sources file: format, errors with line numbers, editing that keeps the rest intact.
+final class SourcesFileTests: XCTestCase {
+    func testParsesURLsOptionsAndComments() throws {
+        let text = """
+        # my feeds
+
+        https://example.org/feed.xml  name="Example blog"  tags=tech,news  every=30m   # trailing comment
+        http://plain.example/rss
+        samples/local.rss keep-days=30 keep-cards=200
+        file:///tmp/x.xml name=X every=2h
+        """
+        let entries = try SourcesFile.parse(text)
+        XCTAssertEqual(entries.count, 4)
+        XCTAssertEqual(entries[0], SourceEntry(url: "https://example.org/feed.xml", name: "Example blog", tags: ["tech", "news"],
+                                               everySeconds: 1800, line: 3))
+        XCTAssertEqual(entries[1].url, "http://plain.example/rss")
+        XCTAssertEqual(entries[2].keepDays, 30)
+        XCTAssertEqual(entries[2].keepCount, 200)
+        XCTAssertTrue(entries[2].isFile)
+        XCTAssertEqual(entries[3].everySeconds, 7200)
+        XCTAssertEqual(entries[3].name, "X")
+    }
+
+    func testBadLinesNameTheLineAndTheProblem() {
+        let cases: [(String, Int, String)] = [
+            ("https://a.example/f\nhttps://b.example/f every=soon", 2, "every=soon is not an interval"),
+            ("# c\nhttps://a.example/f colour=red", 2, "unknown option 'colour'"),
+            ("https://a.example/f name=\"unclosed", 1, "unclosed quote"),
+            ("ftp://a.example/f", 1, "unsupported URL scheme 'ftp'"),
+            ("https://a.example/f\n\nhttps://a.example/f", 3, "already listed on line 1"),
+            ("https://a.example/f oops", 1, "expected key=value"),
+            ("https:///nohost", 1, "has no host name"),
+            ("https://a.example/f keep-days=-1", 1, "keep-days=-1"),
+        ]
+        for (text, line, fragment) in cases {
+            XCTAssertThrowsError(try SourcesFile.parse(text, path: "/h/sources"), text) { error in
+                guard case .sourcesFile(let path, let n, _) = error as? AggregatorError else { return XCTFail("\(error)") }
+                XCTAssertEqual(path, "/h/sources")
+                XCTAssertEqual(n, line, text)
+                let message = error.localizedDescription
+                XCTAssertTrue(message.hasPrefix("/h/sources:\(line): "), message)
+                XCTAssertTrue(message.contains(fragment), "\(message) lacks \(fragment)")
+                XCTAssertFalse(message.contains("\n"))
+            }
+        }
+    }
+
+    func testIntervals() {
+        XCTAssertEqual(Interval.parse("45s"), 45)
+        XCTAssertEqual(Interval.parse("30m"), 1800)
+        XCTAssertEqual(Interval.parse("30"), 1800)
+        XCTAssertEqual(Interval.parse("2H"), 7200)
+        XCTAssertEqual(Interval.parse("1d"), 86_400)
+        XCTAssertEqual(Interval.parse("1w"), 604_800)
+        for bad in ["", "m", "0m", "-5m", "1.5h", "10y", "١٠m"] { XCTAssertNil(Interval.parse(bad), bad) }
+        XCTAssertEqual(Interval.format(1800), "30m")
+        XCTAssertEqual(Interval.format(90), "90s")
+    }
+
+    func testFormattedLinesReadBackTheSame() throws {
+        let entry = SourceEntry(url: "https://example.org/f", name: "A \"quoted\" name #1", tags: ["a", "b"],
+                                everySeconds: 5400, keepDays: 3, keepCount: 10)
+        var back = try XCTUnwrap(SourcesFile.parse(entry.formatted).first)
+        back.line = 0
+        XCTAssertEqual(back, entry)
+    }
+
+    func testRelativePathsResolveAgainstTheFilesFolder() {
+        XCTAssertEqual(SourceEntry(url: "samples/a b.rss").requestURL(relativeTo: "/home/u/feeds"), "file:///home/u/feeds/samples/a%20b.rss")
+        XCTAssertEqual(SourceEntry(url: "/abs/x.rss").requestURL(relativeTo: "/h"), "file:///abs/x.rss")
+        XCTAssertEqual(SourceEntry(url: "file:///abs/x.rss").requestURL(relativeTo: "/h"), "file:///abs/x.rss")
+        XCTAssertEqual(SourceEntry(url: "https://e.org/x").requestURL(relativeTo: "/h"), "https://e.org/x")
+    }
+
+    func testAppendAndRemoveKeepOtherLinesAndComments() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("sources").path
+        try "# keep me\nhttps://a.example/f name=A\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try SourcesFile.append([SourceEntry(url: "https://b.example/f", tags: ["x"])], to: path)
+        XCTAssertEqual(try SourcesFile.read(path: path).map(\.url), ["https://a.example/f", "https://b.example/f"])
+        try SourcesFile.remove(urls: ["https://a.example/f"], from: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("# keep me\n"), text)
+        XCTAssertEqual(try SourcesFile.read(path: path).map(\.url), ["https://b.example/f"])
+    }
+
+    func testMissingFileIsNoSources() throws {
+        XCTAssertEqual(try SourcesFile.read(path: TemporaryDirectory().file("none").path), [])
+    }
+
+    func testPathsUnderHomeAndXDG() throws {
+        let home = try FeedsPaths.resolve(home: "/h", environment: [:])
+        XCTAssertEqual(home.sourcesFile, "/h/sources")
+        XCTAssertEqual(home.database, "/h/feeds.db")
+        XCTAssertEqual(home.lockFile, "/h/feeds.lock")
+        let xdg = try FeedsPaths.resolve(home: nil, environment: ["HOME": "/u", "XDG_DATA_HOME": "/d", "XDG_CONFIG_HOME": "relative"])
+        XCTAssertEqual(xdg.sourcesFile, "/u/.config/feeds/sources", "a relative XDG path is ignored")
+        XCTAssertEqual(xdg.database, "/d/feeds/feeds.db")
+        XCTAssertEqual(xdg.cacheDirectory, "/u/.cache/feeds")
+        XCTAssertThrowsError(try FeedsPaths.resolve(home: nil, environment: [:]))
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Loopback HTTP/1.1 server for the update bench (stdlib only).
+
+Usage: serve_feeds.py ROOT --port-file FILE [--latency-ms 0] [--max-seconds 900]
+
+Serves the files of ROOT on 127.0.0.1 (a free port, written to FILE) with keep-alive, ETag and
+Last-Modified, answering If-None-Match / If-Modified-Since with 304, gzip when the client
+accepts it (bodies compressed once, kept in memory), and --latency-ms of delay before every
+response (the round trip of a distant server). Stops by itself after --max-seconds.
+"""
+import argparse, email.utils, gzip, http.server, os, socketserver, sys, threading, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("root")
+ap.add_argument("--port-file", required=True)
+ap.add_argument("--latency-ms", type=float, default=0)
+ap.add_argument("--max-seconds", type=float, default=900)
+args = ap.parse_args()
+
+STORE = {}
+for name in os.listdir(args.root):
+    path = os.path.join(args.root, name)
+    body = open(path, "rb").read()
+    mtime = int(os.stat(path).st_mtime)
+    STORE["/" + name] = {"body": body, "gz": gzip.compress(body, 6, mtime=0),
+                         "etag": '"%x-%x"' % (mtime, len(body)),
+                         "lm": email.utils.formatdate(mtime, usegmt=True)}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        if args.latency_ms:
+            time.sleep(args.latency_ms / 1000)
+        f = STORE.get(self.path.split("?")[0])
+        if f is None:
+            return self.reply(404, b"not found\n", {"Content-Type": "text/plain"})
+        validators = {"ETag": f["etag"], "Last-Modified": f["lm"]}
+        inm, ims = self.headers.get("If-None-Match"), self.headers.get("If-Modified-Since")
+        if (inm and f["etag"] in [t.strip() for t in inm.split(",")]) or (not inm and ims == f["lm"]):
+            return self.reply(304, b"", validators)
+        headers = dict(validators, **{"Content-Type": "application/rss+xml; charset=utf-8"})
+        body = f["body"]
+        if "gzip" in (self.headers.get("Accept-Encoding") or ""):
+            headers["Content-Encoding"] = "gzip"
+            body = f["gz"]
+        self.reply(200, body, headers)
+
+    def reply(self, status, body, headers):
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        if status != 304:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if status != 304:
+            self.wfile.write(body)
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+
+
+srv = Server(("127.0.0.1", 0), Handler)
+threading.Timer(args.max_seconds, lambda: os._exit(0)).start()
+with open(args.port_file + ".tmp", "w") as out:
+    out.write(str(srv.server_address[1]))
+os.rename(args.port_file + ".tmp", args.port_file)
+srv.serve_forever()
