@@ -52,7 +52,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 bench: bench-deps build
-	@bench/run.sh "$(BIN)"
+	@bench/run.sh "$(BIN)" $(BENCH_ARGS)
 
 install: build
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/feeds
