@@ -1,4 +1,5 @@
 import FeedParsing
+import TestSupport
 import XCTest
 
 /// `FeedDate.parse`: every date input of the feedparser-derived conformance corpus, feedparser's
@@ -305,18 +306,5 @@ final class FeedDateTests: XCTestCase {
             XCTAssertEqual(FeedDate.parse(input)?.iso8601, expected, input.debugDescription,
                            file: file, line: line)
         }
-    }
-}
-
-/// A small seeded generator so the fuzz test is the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

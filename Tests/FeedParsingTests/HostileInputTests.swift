@@ -1,5 +1,6 @@
 import FeedModel
 import FeedParsing
+import TestSupport
 import XCTest
 
 /// Whatever a feed contains, the parser reads no file, makes no request, and stays within its
@@ -71,7 +72,7 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testRandomBytesNeverCrash() throws {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: 2024)   // seeded: a failure can be reproduced
         let seed = Array(rss("<item><title>t &eacute;</title><link>http://x/</link></item>").utf8)
         for _ in 0..<300 {
             var doc = seed
