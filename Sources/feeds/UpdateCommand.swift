@@ -67,7 +67,7 @@ enum UpdateCommand: Command {
     static func fetchLimits(_ args: Arguments) throws -> FetchLimits {
         // Six per host is what browsers open to one server; 32 overall keeps a 2-core machine
         // busy parsing while the network waits.
-        var limits = FetchLimits(userAgent: "feeds/\(Version.string) (+https://github.com/feeds/feeds)",
+        var limits = FetchLimits(userAgent: "feeds/\(Version.string) (feed reader; libcurl)",
                                  maxInFlight: 32, maxPerHost: 6)
         func number(_ option: String) throws -> Double? {
             guard let text = args.value(option) else { return nil }
