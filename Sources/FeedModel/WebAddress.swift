@@ -11,6 +11,11 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// Splits a URI reference (RFC 3986 appendix B). Leading and trailing white space is removed
     /// and inner spaces are percent-encoded, as browsers do with hand-written feed URLs.
     public init(parsing raw: String) {
+        // Common case: printable ASCII without spaces (nothing to trim or encode), split on bytes.
+        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            self = WebAddress(printableASCII: raw)
+            return
+        }
         var s = Substring(WebAddress.trimmed(raw))
         // "\r\n" is a single Character in Swift, so it is named on its own.
         if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
@@ -35,6 +40,44 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
             s = s[end...]
         }
         path = String(s)
+    }
+
+    /// `init(parsing:)` for a string of printable ASCII without spaces, as the same
+    /// RFC 3986 appendix B split done on UTF-8 bytes.
+    private init(printableASCII raw: String) {
+        let u = raw.utf8
+        var end = u.endIndex
+        if let hash = u.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(raw[u.index(after: hash)...])
+            end = hash
+        }
+        if let q = u[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = String(raw[u.index(after: q)..<end])
+            end = q
+        }
+        var start = u.startIndex
+        if let colon = u[..<end].firstIndex(of: UInt8(ascii: ":")), colon > start {
+            let first = u[start] | 0x20
+            var isScheme = first >= 97 && first <= 122
+            var i = start
+            while isScheme && i < colon {
+                let b = u[i], l = b | 0x20
+                isScheme = (l >= 97 && l <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                i = u.index(after: i)
+            }
+            if isScheme {
+                scheme = String(raw[start..<colon]).lowercased()
+                start = u.index(after: colon)
+            }
+        }
+        let rest = u[start..<end]
+        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            let authorityStart = u.index(start, offsetBy: 2)
+            let authorityEnd = u[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            authority = String(raw[authorityStart..<authorityEnd])
+            start = authorityEnd
+        }
+        path = String(raw[start..<end])
     }
 
     public var isAbsolute: Bool { scheme != nil }
@@ -158,7 +201,7 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// RFC 3986 section 5.2.4.
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         let absolute = path.hasPrefix("/")
