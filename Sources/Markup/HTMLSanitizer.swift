@@ -29,6 +29,13 @@ public enum HTMLSanitizer {
             HTMLEscaping.appendText(html, to: &out)
             return out
         }
+        if let fast = FastSanitizer.sanitize(html, base: base) { return fast }
+        return sanitizeWithLibXML(html, base: base)
+    }
+
+    /// The sanitizer on libxml2, for any input (`sanitize` uses `FastSanitizer` first when it can).
+    static func sanitizeWithLibXML(_ html: String, base: String?) -> String {
+        let html = MarkupLimits.truncated(html)
         guard let document = HTMLDocument(html, fragment: true) else { return "" }
         var writer = SanitizingWriter(base: base)
         writer.write(from: document.firstNode)
@@ -37,7 +44,7 @@ public enum HTMLSanitizer {
 }
 
 /// What the writer needs to know about a kept element, looked up once per element.
-private struct ElementRule {
+struct ElementRule {
     let attributes: Set<String>
     let isVoid: Bool
     let selfClosing: Bool
@@ -70,13 +77,13 @@ struct ParsedBase {
 
 /// One attribute to write: its name and either a computed value, the libxml2 attribute whose
 /// text is written as is, or no value at all.
-private struct KeptAttribute {
+struct KeptAttribute {
     var name: String
     var value: String?
     var attr: xmlAttrPtr?
 }
 
-private struct SanitizingWriter {
+struct SanitizingWriter {
     var base: ParsedBase
     var out: [UInt8] = []
     /// One entry per element entered: the serial number of its written start tag, or nil when
