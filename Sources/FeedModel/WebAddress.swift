@@ -11,9 +11,14 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// Splits a URI reference (RFC 3986 appendix B). Leading and trailing white space is removed
     /// and inner spaces are percent-encoded, as browsers do with hand-written feed URLs.
     public init(parsing raw: String) {
-        // Common case: printable ASCII without spaces (nothing to trim or encode), split on bytes.
-        if raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            self = WebAddress(printableASCII: raw)
+        // Common case: printable ASCII without spaces between ASCII white space (which is all
+        // that trimming removes then, and nothing to encode): split on bytes.
+        let u = raw.utf8
+        var lo = u.startIndex, hi = u.endIndex
+        while lo < hi, WebAddress.isASCIISpace(u[lo]) { lo = u.index(after: lo) }
+        while hi > lo, WebAddress.isASCIISpace(u[u.index(before: hi)]) { hi = u.index(before: hi) }
+        if u[lo..<hi].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            self = WebAddress(printableASCII: lo == u.startIndex && hi == u.endIndex ? raw : String(raw[lo..<hi]))
             return
         }
         var s = Substring(WebAddress.trimmed(raw))
@@ -178,6 +183,10 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     // MARK: - helpers
+
+    /// The ASCII bytes `Character.isWhitespace` is true for: tab, line feed, vertical tab, form
+    /// feed, carriage return, space.
+    @inline(__always) static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     static func trimmed(_ s: String) -> Substring {
         var sub = Substring(s)

@@ -42,11 +42,12 @@ enum HTMLEscaping {
         guard n > 0, let p = bytes.baseAddress else { return }
         var i = 0
         var afterC2 = false
+        let work = workTable
         while i < n {
             // Copy the run that needs no work in one go.
             var j = i
             if !afterC2 {
-                while j < n && !needsWork(p[j]) { j += 1 }
+                while j < n && !work[Int(p[j])] { j += 1 }
                 if j > i {
                     out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                     i = j
@@ -81,6 +82,9 @@ enum HTMLEscaping {
             }
         }
     }
+
+    /// `needsWork` for every byte value.
+    private static let workTable: [Bool] = (0...255).map { needsWork(UInt8($0)) }
 
     private static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8), quot = Array("&quot;".utf8)
 

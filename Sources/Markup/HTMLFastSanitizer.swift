@@ -20,8 +20,8 @@ enum FastSanitizer {
         "strike", "tt", "address",
     ]
 
-    /// Elements libxml2 knows as void (no end tag).
-    static let voidFast: Set<String> = ["br", "hr", "img"]
+    /// `ElementRule.table` for `fastElements`.
+    static let fastRules: [String: ElementRule] = ElementRule.table.filter { fastElements.contains($0.key) }
 
     /// HTML 4 names whose character is the same in libxml2 and HTML5.
     static let safeNames: [String: [UInt8]] = {
@@ -101,7 +101,7 @@ enum FastSanitizer {
             while i < n && isNameByte(p[i]) { i += 1 }
             guard i > nameStart, i < n else { return nil }
             let name = String(decoding: UnsafeBufferPointer(rebasing: p[nameStart..<i]), as: UTF8.self)
-            guard fastElements.contains(name), let rule = ElementRule.table[name] else { return nil }
+            guard let rule = fastRules[name] else { return nil }
             if HTMLStructure.closes(name, top.name) { return nil }
             // Attributes.
             var attributes: [(String, String?)] = []

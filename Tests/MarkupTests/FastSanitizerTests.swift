@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Markup
+import FeedModel
 
 /// The pure-Swift fast path of the sanitizer must give exactly what the libxml2 path gives,
 /// whenever it accepts an input.
@@ -145,5 +146,24 @@ final class FastSanitizerTests: XCTestCase {
             s += ">" + nested(&r, depth: depth + 1) + "</" + t + ">"
         }
         return s
+    }
+}
+
+/// `WebAddress` parses printable-ASCII URLs on bytes; the general path must agree. A trailing
+/// no-break space (white space to `trimmed`, not ASCII) sends the same URL down the general path.
+final class WebAddressFastPathTests: XCTestCase {
+    func testByteParsingMatchesTheGeneralPath() {
+        let parts = ["http:", "HTTPS:", "mailto:", "//", "a.example", "A.Example", "/", "..", ".", "?", "#", "x", ":",
+                     "@", "8080", "q=1&r", "javascript:", "%20", "-", "+", "1"]
+        var rng = FastSanitizerTests.Rand(state: 42)
+        for _ in 0..<3000 {
+            var s = ""
+            for _ in 0..<rng.next(10) { s += rng.pick(parts) }
+            let fast = WebAddress(parsing: s), general = WebAddress(parsing: s + "\u{A0}")
+            XCTAssertEqual(fast, general, s)
+            XCTAssertEqual(WebAddress(parsing: " \r\n\t" + s + "\n "), general, s)
+            XCTAssertEqual(fast.host, general.host, s)
+            XCTAssertEqual(WebAddress.resolve(s, against: "http://h.example/a/b?c"), WebAddress.resolve(s + "\u{A0}", against: "http://h.example/a/b?c"), s)
+        }
     }
 }
