@@ -89,7 +89,20 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The host without user info or port, lower-cased; nil for URLs without authority.
     public var host: String? {
-        guard var a = authority?[...] else { return nil }
+        guard let authority else { return nil }
+        if authority.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: the same steps on bytes.
+            let u = authority.utf8
+            var start = u.startIndex
+            if let at = u.lastIndex(of: UInt8(ascii: "@")) { start = u.index(after: at) }
+            let rest = u[start...]
+            if rest.first == UInt8(ascii: "[") {
+                return rest.firstIndex(of: UInt8(ascii: "]")).map { String(authority[start...$0]) } ?? String(authority[start...])
+            }
+            let end = rest.lastIndex(of: UInt8(ascii: ":")) ?? u.endIndex
+            return String(authority[start..<end]).lowercased()
+        }
+        var a = authority[...]
         if let at = a.lastIndex(of: "@") { a = a[a.index(after: at)...] }
         if a.hasPrefix("[") { return a.firstIndex(of: "]").map { String(a[...$0]) } ?? String(a) }
         if let colon = a.lastIndex(of: ":") { a = a[..<colon] }
@@ -189,6 +202,9 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     @inline(__always) static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
 
     static func trimmed(_ s: String) -> Substring {
+        // Printable ASCII at both ends: nothing to trim (white space never joins a character
+        // ending in an ASCII letter or sign).
+        if let f = s.utf8.first, let l = s.utf8.last, f > 0x20 && f < 0x7F, l > 0x20 && l < 0x7F { return Substring(s) }
         var sub = Substring(s)
         while let f = sub.first, f.isWhitespace || f == "\u{FEFF}" { sub = sub.dropFirst() }
         while let l = sub.last, l.isWhitespace { sub = sub.dropLast() }

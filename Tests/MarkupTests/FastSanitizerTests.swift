@@ -153,7 +153,7 @@ final class FastSanitizerTests: XCTestCase {
 /// no-break space (white space to `trimmed`, not ASCII) sends the same URL down the general path.
 final class WebAddressFastPathTests: XCTestCase {
     func testByteParsingMatchesTheGeneralPath() {
-        let parts = ["http:", "HTTPS:", "mailto:", "//", "a.example", "A.Example", "/", "..", ".", "?", "#", "x", ":",
+        let parts = ["http:", "HTTPS:", "mailto:", "//", "a.example", "A.Example", "[", "]", "[::1]", "U@", "/", "..", ".", "?", "#", "x", ":",
                      "@", "8080", "q=1&r", "javascript:", "%20", "-", "+", "1"]
         var rng = FastSanitizerTests.Rand(state: 42)
         for _ in 0..<3000 {
