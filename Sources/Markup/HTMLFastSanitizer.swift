@@ -6,7 +6,7 @@ import FeedModel
 /// It accepts only: text without control characters (other than tab and line feed) or C1
 /// characters; the references `&amp;`, `&lt;`, `&gt;`, `&quot;`, numeric references to plain
 /// characters, and a few HTML 4 names (`safeNames`); start tags of the elements in `fastElements`
-/// with lower-case attribute names and double-quoted values (or none), well nested, with their end
+/// with lower-case attribute names and quoted values (or none), well nested, with their end
 /// tags, never an element that libxml2 would close implicitly. On anything else it gives up
 /// (returns nil) and the caller uses libxml2. (libxml2 keeps white space between tags:
 /// its `areBlanks` only decides about implied paragraphs, which the fragment wrapper never gets.)
@@ -17,7 +17,7 @@ enum FastSanitizer {
         "p", "br", "hr", "div", "span", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6",
         "ul", "ol", "li", "dl", "dt", "dd", "a", "em", "strong", "b", "i", "u", "s", "code", "kbd",
         "samp", "var", "small", "big", "sub", "sup", "abbr", "dfn", "q", "cite", "del", "ins", "img",
-        "strike", "tt", "address",
+        "strike", "tt", "address", "pre",
     ]
 
     /// `ElementRule.table` for `fastElements`.
@@ -131,13 +131,14 @@ enum FastSanitizer {
                     continue
                 }
                 i += 1
-                guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
+                guard i < n, p[i] == UInt8(ascii: "\"") || p[i] == UInt8(ascii: "'") else { return nil }
+                let quote = p[i]
                 i += 1
                 var value = [UInt8]()
                 while true {
                     guard i < n else { return nil }
                     let c = p[i]
-                    if c == UInt8(ascii: "\"") { i += 1; break }
+                    if c == quote { i += 1; break }
                     if c < 0x20 || c == 0x7F || c == 0xEF || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") { return nil }
                     if c == 0xC2 { guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil } }
                     if c == UInt8(ascii: "&") {

@@ -25,8 +25,10 @@ final class FastSanitizerTests: XCTestCase {
             "<p>One <em>two</em> &amp; <strong>three</strong> &mdash; <a href=\"https://e.example/x?a=1&amp;b=2\">link</a>.</p>\n<p><img src=\"/img/1.jpg\" alt=\"A photo\" width=\"640\" height=\"360\"></p>",
             "<ul><li>a &lt; b</li><li>&#8217;&#x2014;&nbsp;&copy;</li></ul>\n<blockquote><p>It's “quoted”</p></blockquote>",
             "text with a break<br />and <code>code</code> and <img src=\"http://t.example/pixel.gif\" width=\"1\" height=\"1\">",
+            "<p class='lead' title='say \"hi\"'>single quotes</p>",
             "<p class=\"lead\" style=\"color:red\" onclick=\"x()\" title=\"T\">kept <a href=\"javascript:alert(1)\">bad</a></p>",
             "<div><h2>Title</h2><p>relative <a href=\"../up/page.html\">up</a> and <a href=\"page 2.html\">spaced</a></p></div>",
+            "<pre><code>if (a &lt; b &amp;&amp; c) {\n  return;\n}</code></pre>", "<pre>\nx</pre>", "a<pre>\n\n<b>x</b>\n</pre>\n",
         ]
         for html in typical {
             for base in bases {
@@ -38,8 +40,8 @@ final class FastSanitizerTests: XCTestCase {
     func testUnusualInputsFallBackToLibXML() {
         let unusual = [
             "<table><tr><td>x</td></tr></table>", "<p>a<p>b", "<b>unclosed", "</p>stray", "<!-- c -->x",
-            "<pre>\nx</pre>", "<P>upper</P>", "<font>x</font>", "<script>x</script>", "a &bogus; b", "&copy 2024",
-            "<a href='single'>x</a>", "<a href=unquoted>x</a>", "x\r\ny", "<p>a</b></p>", "&#146;", "x<wbr>",
+            "<P>upper</P>", "<font>x</font>", "<script>x</script>", "a &bogus; b", "&copy 2024",
+"<a href=unquoted>x</a>", "x\r\ny", "<p>a</b></p>", "&#146;", "x<wbr>",
             "<div><p>a<div>b</div></p></div>", "a\u{FEFF}b<b>c</b>", "<a title=\"a\nb\">x</a>",
         ]
         for html in unusual {
@@ -82,7 +84,7 @@ final class FastSanitizerTests: XCTestCase {
         "http://a.example/x", "https://b.example/y?q=1&amp;r=2", "/rel/path", "../up", "javascript:alert(1)",
         "java&#x09;script:x", "data:image/png;base64,AAA", "data:text/html,x", "mailto:a@b", "1", "0", "100%", "12px",
         " 5 ", "x y", "", "&lt;&gt;", "&eacute;&#146;&#x2019;", "#frag", "?q", "//proto.rel/z",
-        "http://feeds.feedburner.com/~r/x", "http://x/pixel.gif", " http://sp.example/a b ", "a'b", "&#39;", "&quot;",
+        "http://feeds.feedburner.com/~r/x", "http://x/pixel.gif", " http://sp.example/a b ", "a'b", "&#39;", "&quot;", "a\"b",
     ]
     static let attributes = [
         "href", "src", "alt", "title", "width", "height", "style", "onclick", "class", "id", "lang", "dir", "cite",
@@ -140,7 +142,7 @@ final class FastSanitizerTests: XCTestCase {
             s += "<" + t
             for _ in 0..<r.next(4) {
                 s += (r.next(5) == 0 ? "\n" : " ") + (r.next(4) == 0 ? r.pick(attributes) : r.pick(["href", "src", "alt", "title", "width", "class"]))
-                if r.next(5) != 0 { s += "=\"" + r.pick(values) + "\"" }
+                if r.next(5) != 0 { s += r.next(3) == 0 ? "='" + r.pick(values) + "'" : "=\"" + r.pick(values) + "\"" }
             }
             if ["br", "hr", "img", "wbr"].contains(t) { s += r.next(3) == 0 ? " />" : ">"; continue }
             s += ">" + nested(&r, depth: depth + 1) + "</" + t + ">"
