@@ -11,6 +11,16 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// Splits a URI reference (RFC 3986 appendix B). Leading and trailing white space is removed
     /// and inner spaces are percent-encoded, as browsers do with hand-written feed URLs.
     public init(parsing raw: String) {
+        // Common case: printable ASCII without spaces between ASCII white space (which is all
+        // that trimming removes then, and nothing to encode): split on bytes.
+        let u = raw.utf8
+        var lo = u.startIndex, hi = u.endIndex
+        while lo < hi, WebAddress.isASCIISpace(u[lo]) { lo = u.index(after: lo) }
+        while hi > lo, WebAddress.isASCIISpace(u[u.index(before: hi)]) { hi = u.index(before: hi) }
+        if u[lo..<hi].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            self = WebAddress(printableASCII: lo == u.startIndex && hi == u.endIndex ? raw : String(raw[lo..<hi]))
+            return
+        }
         var s = Substring(WebAddress.trimmed(raw))
         // "\r\n" is a single Character in Swift, so it is named on its own.
         if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
@@ -37,11 +47,62 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         path = String(s)
     }
 
+    /// `init(parsing:)` for a string of printable ASCII without spaces, as the same
+    /// RFC 3986 appendix B split done on UTF-8 bytes.
+    private init(printableASCII raw: String) {
+        let u = raw.utf8
+        var end = u.endIndex
+        if let hash = u.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(raw[u.index(after: hash)...])
+            end = hash
+        }
+        if let q = u[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = String(raw[u.index(after: q)..<end])
+            end = q
+        }
+        var start = u.startIndex
+        if let colon = u[..<end].firstIndex(of: UInt8(ascii: ":")), colon > start {
+            let first = u[start] | 0x20
+            var isScheme = first >= 97 && first <= 122
+            var i = start
+            while isScheme && i < colon {
+                let b = u[i], l = b | 0x20
+                isScheme = (l >= 97 && l <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                i = u.index(after: i)
+            }
+            if isScheme {
+                scheme = String(raw[start..<colon]).lowercased()
+                start = u.index(after: colon)
+            }
+        }
+        let rest = u[start..<end]
+        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            let authorityStart = u.index(start, offsetBy: 2)
+            let authorityEnd = u[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            authority = String(raw[authorityStart..<authorityEnd])
+            start = authorityEnd
+        }
+        path = String(raw[start..<end])
+    }
+
     public var isAbsolute: Bool { scheme != nil }
 
     /// The host without user info or port, lower-cased; nil for URLs without authority.
     public var host: String? {
-        guard var a = authority?[...] else { return nil }
+        guard let authority else { return nil }
+        if authority.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: the same steps on bytes.
+            let u = authority.utf8
+            var start = u.startIndex
+            if let at = u.lastIndex(of: UInt8(ascii: "@")) { start = u.index(after: at) }
+            let rest = u[start...]
+            if rest.first == UInt8(ascii: "[") {
+                return rest.firstIndex(of: UInt8(ascii: "]")).map { String(authority[start...$0]) } ?? String(authority[start...])
+            }
+            let end = rest.lastIndex(of: UInt8(ascii: ":")) ?? u.endIndex
+            return String(authority[start..<end]).lowercased()
+        }
+        var a = authority[...]
         if let at = a.lastIndex(of: "@") { a = a[a.index(after: at)...] }
         if a.hasPrefix("[") { return a.firstIndex(of: "]").map { String(a[...$0]) } ?? String(a) }
         if let colon = a.lastIndex(of: ":") { a = a[..<colon] }
@@ -136,7 +197,14 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: - helpers
 
+    /// The ASCII bytes `Character.isWhitespace` is true for: tab, line feed, vertical tab, form
+    /// feed, carriage return, space.
+    @inline(__always) static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
     static func trimmed(_ s: String) -> Substring {
+        // Printable ASCII at both ends: nothing to trim (white space never joins a character
+        // ending in an ASCII letter or sign).
+        if let f = s.utf8.first, let l = s.utf8.last, f > 0x20 && f < 0x7F, l > 0x20 && l < 0x7F { return Substring(s) }
         var sub = Substring(s)
         while let f = sub.first, f.isWhitespace || f == "\u{FEFF}" { sub = sub.dropFirst() }
         while let l = sub.last, l.isWhitespace { sub = sub.dropLast() }
@@ -158,7 +226,7 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// RFC 3986 section 5.2.4.
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         var input = Substring(path)
         var output: [Substring] = []
         let absolute = path.hasPrefix("/")

@@ -73,17 +73,37 @@ final class HTMLDocument {
     /// `MarkupLimits.maxAttributes` attributes per tag: libxml2 checks each new attribute against
     /// all earlier ones of the tag, which is quadratic (20 000 attributes took seconds).
     static func appendCleaned(_ html: String, to bytes: inout [UInt8]) {
-        let html = MarkupLimits.truncated(html)
-        var scanner = TagScanner()
-        var previous: UInt8 = 0
-        for b in html.utf8 {
-            if b < 0x80 {
-                if b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C && b != 0x0D { continue }
-                if b == 0x7F { continue }
-                if scanner.keep(b, previous: previous) { bytes.append(b); previous = b }
-            } else if !scanner.skipping {
-                bytes.append(b); previous = b
+        var html = MarkupLimits.truncated(html)
+        html.withUTF8 { input in
+            let n = input.count
+            guard n > 0, let src = input.baseAddress else { return }
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: n))
+            let written: Int = bytes.withUnsafeMutableBufferPointer { buffer in
+                let dst = buffer.baseAddress! + start
+                var scanner = TagScanner()
+                var previous: UInt8 = 0
+                var k = 0
+                var i = 0
+                while i < n {
+                    let b = src[i]
+                    i += 1
+                    if b < 0x80 {
+                        if b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C && b != 0x0D { continue }
+                        if b == 0x7F { continue }
+                        // Outside tags, only `<` changes the scanner's state.
+                        if !scanner.inTag && previous != UInt8(ascii: "<") && b != UInt8(ascii: "<") {
+                            dst[k] = b; k += 1; previous = b
+                            continue
+                        }
+                        if scanner.keep(b, previous: previous) { dst[k] = b; k += 1; previous = b }
+                    } else if !scanner.skipping {
+                        dst[k] = b; k += 1; previous = b
+                    }
+                }
+                return k
             }
+            bytes.removeLast(n - written)
         }
     }
 }
@@ -91,7 +111,7 @@ final class HTMLDocument {
 /// Follows start tags well enough to count their attributes; past the limit, the rest of the
 /// tag is skipped (its `>` is kept). Linear, one byte at a time.
 struct TagScanner {
-    private var inTag = false
+    private(set) var inTag = false
     private var quote: UInt8 = 0
     private var inToken = false
     private var afterEquals = false
@@ -170,28 +190,61 @@ enum Node {
         var attr = node.pointee.properties
         while let a = attr {
             if let raw = a.pointee.name {
-                var name = String(cString: raw).lowercased()
-                if let colon = name.lastIndex(of: ":"), !name.hasPrefix("xml") {
-                    name = String(name[name.index(after: colon)...])
-                }
-                out.append((name, value(of: a)))
+                out.append((attributeName(raw), value(of: a)))
             }
             attr = a.pointee.next
         }
         return out
     }
 
+    /// An attribute's name as `attributes` gives it: lower-cased, without a namespace prefix
+    /// (other than `xml...`).
+    static func attributeName(_ raw: UnsafePointer<xmlChar>) -> String {
+        // libxml2's HTML parser lower-cases names already: the common case is plain ASCII
+        // letters, digits and `-`, which need no work.
+        var p = raw
+        var plain = true
+        while p.pointee != 0 {
+            let b = p.pointee
+            if !((b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "-")) { plain = false; break }
+            p += 1
+        }
+        if plain { return String(cString: raw) }
+        var name = String(cString: raw).lowercased()
+        if let colon = name.lastIndex(of: ":"), !name.hasPrefix("xml") {
+            name = String(name[name.index(after: colon)...])
+        }
+        return name
+    }
+
     /// One attribute's value, or nil when the element has no such attribute.
     static func attribute(_ node: xmlNodePtr, _ wanted: String) -> String?? {
         var attr = node.pointee.properties
         while let a = attr {
-            if let raw = a.pointee.name, String(cString: raw).lowercased() == wanted { return .some(value(of: a)) }
+            if let raw = a.pointee.name, nameEquals(raw, wanted) { return .some(value(of: a)) }
             attr = a.pointee.next
         }
         return .none
     }
 
-    private static func value(of attr: xmlAttrPtr) -> String? {
+    /// `String(cString: raw).lowercased() == wanted` for an ASCII `wanted` without upper case,
+    /// without making a String.
+    private static func nameEquals(_ raw: UnsafePointer<xmlChar>, _ wanted: String) -> Bool {
+        var p = raw
+        for w in wanted.utf8 {
+            let b = p.pointee
+            guard b != 0, b < 0x80, (b >= 65 && b <= 90 ? b | 0x20 : b) == w else {
+                // Non-ASCII names: compare the slow way (lowercased() maps more than ASCII).
+                return b >= 0x80 ? String(cString: raw).lowercased() == wanted : false
+            }
+            p += 1
+        }
+        if p.pointee >= 0x80 { return String(cString: raw).lowercased() == wanted }
+        return p.pointee == 0
+    }
+
+    /// One attribute's value: its text children joined, nil when it has none.
+    static func value(of attr: xmlAttrPtr) -> String? {
         guard var child = attr.pointee.children else { return nil }
         var s = ""
         while true {

@@ -15,39 +15,79 @@ enum HTMLEscaping {
     private static func append(_ text: String, to out: inout String, attribute: Bool) {
         let utf8 = text.utf8
         // Fast path: nothing to escape.
-        if !utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x7F || $0 == 0xC2 }) {
+        if !utf8.contains(where: { needsWork($0) }) {
             out += text
             return
         }
         var buffer = [UInt8]()
         buffer.reserveCapacity(utf8.count + 16)
-        var previousCR = false
+        append(text, to: &buffer, attribute: attribute)
+        out += String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The bytes that `append` does not copy as they are.
+    @inline(__always) static func needsWork(_ b: UInt8) -> Bool {
+        b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0C || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x7F || b == 0xC2
+    }
+
+    /// `appendText` / `appendAttribute` into UTF-8 bytes.
+    static func append(_ text: String, to out: inout [UInt8], attribute: Bool) {
+        var text = text
+        text.withUTF8 { append(UnsafeBufferPointer(start: $0.baseAddress, count: $0.count), to: &out, attribute: attribute) }
+    }
+
+    /// `appendText` / `appendAttribute` of UTF-8 bytes into UTF-8 bytes.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
+        let n = bytes.count
+        guard n > 0, let p = bytes.baseAddress else { return }
+        var i = 0
         var afterC2 = false
-        for b in utf8 {
-            defer { previousCR = b == 0x0D }
+        let work = workTable
+        while i < n {
+            // Copy the run that needs no work in one go.
+            var j = i
+            if !afterC2 {
+                while j < n && !work[Int(p[j])] { j += 1 }
+                if j > i {
+                    out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                    i = j
+                    if i == n { break }
+                }
+            }
+            let b = p[i]
+            i += 1
             if afterC2 {
                 afterC2 = false
                 if b < 0xA0 {
                     // U+0080...U+009F (from `&#146;` and the like) are the windows-1252
                     // characters the author meant, as HTML5 reads such references.
-                    buffer.append(contentsOf: String(HTMLEntities.character(forCodePoint: UInt32(b))).utf8)
+                    out.append(contentsOf: c1Replacements[Int(b & 0x1F)])
                     continue
                 }
-                buffer.append(0xC2)
+                out.append(0xC2)
             }
             switch b {
             case 0xC2: afterC2 = true
-            case 0x26: buffer.append(contentsOf: "&amp;".utf8)
-            case 0x3C: buffer.append(contentsOf: "&lt;".utf8)
-            case 0x3E: buffer.append(contentsOf: "&gt;".utf8)
-            case 0x22 where attribute: buffer.append(contentsOf: "&quot;".utf8)
-            case 0x0D: buffer.append(0x0A)
-            case 0x0A: if !previousCR { buffer.append(0x0A) }
-            case 0x09, 0x0C: buffer.append(b)
+            case 0x26: out.append(contentsOf: amp)
+            case 0x3C: out.append(contentsOf: lt)
+            case 0x3E: out.append(contentsOf: gt)
+            case 0x22 where attribute: out.append(contentsOf: quot)
+            case 0x0D:
+                // A line feed right after it is the same line break.
+                out.append(0x0A)
+                if i < n && p[i] == 0x0A { i += 1 }
+            case 0x09, 0x0A, 0x0C: out.append(b)
             case 0x00..<0x20, 0x7F: continue
-            default: buffer.append(b)
+            default: out.append(b)
             }
         }
-        out += String(decoding: buffer, as: UTF8.self)
     }
+
+    /// `needsWork` for every byte value.
+    private static let workTable: [Bool] = (0...255).map { needsWork(UInt8($0)) }
+
+    private static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8), quot = Array("&quot;".utf8)
+
+    /// The UTF-8 of the character each of U+0080...U+009F stands for.
+    private static let c1Replacements: [[UInt8]] = (0x80...0x9F).map { Array(String(HTMLEntities.character(forCodePoint: UInt32($0))).utf8) }
 }

@@ -7,7 +7,7 @@ public enum HTMLImages {
     /// resolved against `base`, absolute http(s) only; nil when there is none. Images inside
     /// elements the sanitizer drops (`noscript`, `template`, ...) do not count.
     public static func firstContentImage(_ html: String, base: String?) -> String? {
-        guard html.utf8.contains(UInt8(ascii: "<")), let document = HTMLDocument(html, fragment: true) else { return nil }
+        guard html.utf8.contains(UInt8(ascii: "<")), mentionsImg(html), let document = HTMLDocument(html, fragment: true) else { return nil }
         var found: String?
         Node.walk(from: document.firstNode, enter: { node, _ in
             guard found == nil, Node.isElement(node) else { return false }
@@ -22,6 +22,19 @@ public enum HTMLImages {
             return true
         }, leave: { _, _ in })
         return found
+    }
+
+    /// Whether "img" (in any case) occurs in `html`: without it there is no `img` element to find,
+    /// and no need to parse.
+    static func mentionsImg(_ html: String) -> Bool {
+        var prev2: UInt8 = 0, prev1: UInt8 = 0
+        for b in html.utf8 {
+            let l = b | 0x20
+            if l == UInt8(ascii: "g") && prev1 == UInt8(ascii: "m") && prev2 == UInt8(ascii: "i") { return true }
+            prev2 = prev1
+            prev1 = l
+        }
+        return false
     }
 
     /// The preview image an HTML page declares for itself: `<meta property="og:image">` (or

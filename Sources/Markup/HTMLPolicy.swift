@@ -93,6 +93,12 @@ public enum HTMLPolicy {
     /// mailto; `data:image/...` (not SVG) is allowed only when `allowDataImage`. Inner spaces are
     /// percent-encoded (by `WebAddress`).
     public static func safeURL(_ value: String, base: String?, allowDataImage: Bool = false) -> String? {
+        safeURL(value, allowDataImage: allowDataImage, resolve: { WebAddress.resolve($0, against: base) })
+    }
+
+    /// `safeURL(_:base:allowDataImage:)` with the resolution against the base given as a function
+    /// (`WebAddress.resolve(_:against:)` or the same with a base parsed once).
+    static func safeURL(_ value: String, allowDataImage: Bool, resolve: (String) -> String) -> String? {
         // Common case: printable ASCII only, nothing to clean.
         let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") }
         var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter { s in
@@ -122,7 +128,7 @@ public enum HTMLPolicy {
             // Absolute already: kept as written, apart from inner spaces.
             if !cleaned.utf8.contains(0x20) { return cleaned }
         }
-        let resolved = WebAddress.resolve(cleaned, against: base)
+        let resolved = resolve(cleaned)
         if let scheme = scheme(of: resolved) {
             return scheme == "http" || scheme == "https" || scheme == "mailto" ? resolved : nil
         }

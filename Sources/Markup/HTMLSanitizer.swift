@@ -29,37 +29,98 @@ public enum HTMLSanitizer {
             HTMLEscaping.appendText(html, to: &out)
             return out
         }
+        if let fast = FastSanitizer.sanitize(html, base: base) { return fast }
+        return sanitizeWithLibXML(html, base: base)
+    }
+
+    /// The sanitizer on libxml2, for any input (`sanitize` uses `FastSanitizer` first when it can).
+    static func sanitizeWithLibXML(_ html: String, base: String?) -> String {
+        let html = MarkupLimits.truncated(html)
         guard let document = HTMLDocument(html, fragment: true) else { return "" }
         var writer = SanitizingWriter(base: base)
         writer.write(from: document.firstNode)
-        return writer.out
+        return String(decoding: writer.out, as: UTF8.self)
     }
 }
 
-private struct SanitizingWriter {
-    let base: String?
-    var out = ""
+/// What the writer needs to know about a kept element, looked up once per element.
+struct ElementRule {
+    let attributes: Set<String>
+    let isVoid: Bool
+    let selfClosing: Bool
+
+    static let table: [String: ElementRule] = {
+        var t: [String: ElementRule] = [:]
+        for (name, attributes) in HTMLPolicy.allowedElements {
+            t[name] = ElementRule(attributes: attributes, isVoid: HTMLPolicy.voidElements.contains(name),
+                                  selfClosing: HTMLStructure.selfClosing.contains(name))
+        }
+        return t
+    }()
+}
+
+/// A base URL parsed once for all the relative references of one fragment.
+struct ParsedBase {
+    let raw: String?
+    private var parsed: WebAddress?
+
+    init(_ raw: String?) { self.raw = raw }
+
+    /// `WebAddress.resolve(reference, against: raw)`, parsing `raw` on first use only.
+    mutating func resolve(_ reference: String) -> String {
+        let ref = WebAddress(parsing: reference)
+        guard !ref.isAbsolute, let raw, !raw.isEmpty else { return ref.description }
+        if parsed == nil { parsed = WebAddress(parsing: raw) }
+        return ref.resolved(against: parsed!).description
+    }
+}
+
+/// One attribute to write: its name and either a computed value, the libxml2 attribute whose
+/// text is written as is, or no value at all.
+struct KeptAttribute {
+    var name: String
+    var value: String?
+    var attr: xmlAttrPtr?
+}
+
+struct SanitizingWriter {
+    var base: ParsedBase
+    var out: [UInt8] = []
     /// One entry per element entered: the serial number of its written start tag, or nil when
     /// the element was unwrapped.
     var entered: [Int?] = []
     /// The written elements still open, as libxml2 will see them on reading `out` back.
     var open: [(name: String, serial: Int)] = []
     var serial = 0
+    var kept: [KeptAttribute] = []
+    var seen: [String] = []
 
-    init(base: String?) { self.base = base }
+    init(base: String?) {
+        self.base = ParsedBase(base)
+        out.reserveCapacity(1024)
+    }
 
     mutating func write(from first: xmlNodePtr?) {
         Node.walk(from: first, enter: { node, _ in enter(node) }, leave: { _, _ in leave() })
     }
 
+    mutating func appendASCII(_ s: String) {
+        out.append(contentsOf: s.utf8)
+    }
+
     mutating func enter(_ node: xmlNodePtr) -> Bool {
         if Node.isText(node) {
-            if let c = node.pointee.content { HTMLEscaping.appendText(String(cString: c), to: &out) }
+            if let c = node.pointee.content {
+                HTMLEscaping.append(UnsafeBufferPointer(start: c, count: Int(xmlStrlen(c))), to: &out, attribute: false)
+            }
             return false
         }
         guard Node.isElement(node) else { return false }
         let name = Node.name(node)
-        var disposition = name == HTMLDocument.fragmentWrapper ? .unwrap : HTMLPolicy.disposition(of: name)
+        let rule = ElementRule.table[name]
+        var disposition: HTMLPolicy.Disposition
+        if let _ = rule { disposition = name == HTMLDocument.fragmentWrapper ? .unwrap : .keep }
+        else { disposition = name == HTMLDocument.fragmentWrapper ? .unwrap : HTMLPolicy.disposition(of: name) }
         if disposition == .keep && open.count >= MarkupLimits.maxDepth { disposition = .unwrap }
         switch disposition {
         case .drop:
@@ -68,28 +129,36 @@ private struct SanitizingWriter {
             entered.append(nil)
             return true
         case .keep:
-            guard let attributes = keptAttributes(node, name) else { return false }
+            let rule = rule!
+            guard keepAttributes(node, name, rule.attributes) else { return false }
             // Close what the parser would close on reading this start tag.
             while let top = open.last, HTMLStructure.closes(name, top.name) {
-                out += "</" + top.name + ">"
+                closeTag(top.name)
                 open.removeLast()
             }
-            out += "<" + name
-            for (attr, value) in attributes {
-                out += " " + attr
-                if let value {
-                    out += "=\""
-                    HTMLEscaping.appendAttribute(value, to: &out)
-                    out += "\""
+            out.append(UInt8(ascii: "<"))
+            appendASCII(name)
+            for attribute in kept {
+                out.append(UInt8(ascii: " "))
+                appendASCII(attribute.name)
+                if let value = attribute.value {
+                    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+                    HTMLEscaping.append(value, to: &out, attribute: true)
+                    out.append(UInt8(ascii: "\""))
+                } else if let a = attribute.attr {
+                    out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
+                    appendValue(of: a)
+                    out.append(UInt8(ascii: "\""))
                 }
             }
-            if HTMLPolicy.voidElements.contains(name) {
-                out += HTMLStructure.selfClosing.contains(name) ? " />" : ">"
+            if rule.isVoid {
+                if rule.selfClosing { out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "/"), UInt8(ascii: ">")]) }
+                else { out.append(UInt8(ascii: ">")) }
                 // Whatever libxml2 hung below a void element follows it in the source.
                 entered.append(nil)
                 return true
             }
-            out += ">"
+            out.append(UInt8(ascii: ">"))
             serial += 1
             open.append((name, serial))
             entered.append(serial)
@@ -97,55 +166,77 @@ private struct SanitizingWriter {
         }
     }
 
+    mutating func closeTag(_ name: String) {
+        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        appendASCII(name)
+        out.append(UInt8(ascii: ">"))
+    }
+
+    /// Writes the escaped value of an attribute that has one (its text children, joined).
+    mutating func appendValue(of attr: xmlAttrPtr) {
+        guard let child = attr.pointee.children else { return }
+        if child.pointee.next == nil {
+            if let c = child.pointee.content {
+                HTMLEscaping.append(UnsafeBufferPointer(start: c, count: Int(xmlStrlen(c))), to: &out, attribute: true)
+            }
+            return
+        }
+        HTMLEscaping.append(Node.value(of: attr) ?? "", to: &out, attribute: true)
+    }
+
     mutating func leave() {
         // `leave` pairs with the `enter` calls that returned true, so the stacks match. An
         // element closed early (see `HTMLStructure`) is no longer on `open`.
         guard let entry = entered.popLast(), let serial = entry, let top = open.last, top.serial == serial else { return }
-        out += "</" + top.name + ">"
+        closeTag(top.name)
         open.removeLast()
     }
 
-    /// The attributes to write for a kept element, or nil when the element itself must go
-    /// (an image without a safe source, a tracking pixel, a `source` without `src`).
-    mutating func keptAttributes(_ node: xmlNodePtr, _ element: String) -> [(String, String?)]? {
-        var kept: [(String, String?)] = []
-        var seen: [String] = []
+    /// Fills `kept` with the attributes to write for a kept element; false when the element
+    /// itself must go (an image without a safe source, a tracking pixel, a `source` without `src`).
+    mutating func keepAttributes(_ node: xmlNodePtr, _ element: String, _ allowed: Set<String>) -> Bool {
+        kept.removeAll(keepingCapacity: true)
+        seen.removeAll(keepingCapacity: true)
         var width: String?, height: String?, src: String?
-        let allowed = HTMLPolicy.allowedElements[element]
-        for (name, value) in Node.attributes(node) {
+        var hasSrc = false
+        var attr = node.pointee.properties
+        while let a = attr {
+            attr = a.pointee.next
+            guard let raw = a.pointee.name else { continue }
+            let name = Node.attributeName(raw)
+            if name == "src" { hasSrc = true }
             guard HTMLPolicy.isAllowed(attribute: name, in: allowed), !seen.contains(name) else { continue }
             seen.append(name)
-            var value = value
             if HTMLPolicy.urlAttributes.contains(name) {
-                guard let v = value,
-                      let url = HTMLPolicy.safeURL(v, base: base, allowDataImage: element == "img" && name == "src")
+                guard let v = Node.value(of: a),
+                      let url = HTMLPolicy.safeURL(v, allowDataImage: element == "img" && name == "src", resolve: { base.resolve($0) })
                 else { continue }
-                value = url
                 if name == "src" { src = url }
+                kept.append(KeptAttribute(name: name, value: url, attr: nil))
             } else if name == "width" || name == "height" || name == "span" || name == "colspan" || name == "rowspan" {
-                guard let v = value, let number = Self.dimension(v) else { continue }
-                value = number
+                guard let v = Node.value(of: a), let number = Self.dimension(v) else { continue }
                 if name == "width" { width = number } else if name == "height" { height = number }
+                kept.append(KeptAttribute(name: name, value: number, attr: nil))
+            } else {
+                kept.append(KeptAttribute(name: name, value: nil, attr: a.pointee.children == nil ? nil : a))
             }
-            kept.append((name, value))
         }
         switch element {
         case "img":
             // An image with no source at all still shows its alt text; one whose source was
             // unsafe, or a tracking pixel, goes.
             if src == nil {
-                guard !Node.attributes(node).contains(where: { $0.0 == "src" }), kept.contains(where: { $0.0 == "alt" }) else { return nil }
+                guard !hasSrc, kept.contains(where: { $0.name == "alt" }) else { return false }
             } else if HTMLPolicy.isTrackingPixel(src: src!, width: width, height: height) {
-                return nil
+                return false
             }
         case "source":
-            guard src != nil else { return nil }
+            guard src != nil else { return false }
         default:
             break
         }
-        return kept
+        return true
     }
-
     /// A width/height/span value as digits with an optional `%`, or nil.
     static func dimension(_ value: String) -> String? {
         var s = Substring(value)
