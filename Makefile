@@ -47,9 +47,10 @@ debug: deps
 run: build
 	@Feeds/demo.sh "$(BIN)" "$(DEMO_HOME)"
 
+# The suite is XCTest; Swift Testing is switched off so the run ends on XCTest's own summary.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 bench: bench-deps build
 	@bench/run.sh "$(BIN)" $(BENCH_ARGS)
