@@ -18,6 +18,8 @@ public final class FeedStreamParser {
     private var builder: XMLFeedBuilder?
     private var parser: PushParser?
     private var json: [UInt8] = []
+    /// The whole JSON document, once its end has been seen.
+    private var pendingJSON: [UInt8]?
     private var bytesSeen = 0
     private var truncated = false
     private var decoded: [UInt8] = []
@@ -66,14 +68,11 @@ public final class FeedStreamParser {
             return FeedSummary(feed: result.feed, format: result.format, cardCount: result.cards.count, warnings: warnings)
         }
         guard let builder else { throw FeedParseError.empty }
+        try checkIsFeed(builder)
         warnings += prepass.warnings + builder.warnings
         if let parser, !parser.wellFormed { warnings.insert("the XML is not well-formed; what could be read was kept", at: 0) }
-        try checkIsFeed(builder)
-        warnings += builder.warnings.filter { !warnings.contains($0) }
         return FeedSummary(feed: builder.feed.info(), format: builder.format, cardCount: builder.cardCount, warnings: warnings)
     }
-
-    private var pendingJSON: [UInt8]?
 
     private func startDecoding(final: Bool) throws {
         let sniffed = EncodingSniffer.sniff(head[...], hint: options.charset)
