@@ -2,9 +2,9 @@ import FeedModel
 
 // Reading cards.
 extension FeedStore {
-    /// Cards matching `query`, in `order` (see `SortOrder` for the exact tie breaks).
+    /// Cards matching `query`, in `order` (see `CardOrder` for the exact tie breaks).
     /// `.relevance` needs a search text; here it lists in `.newest` order.
-    public func cards(_ query: CardQuery = CardQuery(), order: SortOrder = .default) throws -> [StoredCard] {
+    public func cards(_ query: CardQuery = CardQuery(), order: CardOrder = .default) throws -> [StoredCard] {
         let listing = Self.listing(query, order: order, search: nil)
         return try readCards(listing.sql, listing.values)
     }
@@ -16,7 +16,7 @@ extension FeedStore {
     /// `AND`/`OR`/`NOT` (upper case), parentheses, `title:word`. Case and diacritics are folded
     /// ("cafe" finds "Café"). A query SQLite cannot parse, or a blank one, throws
     /// `StorageError.badSearchQuery` with the reason.
-    public func search(_ text: String, query: CardQuery = CardQuery(), order: SortOrder = .relevance) throws -> [StoredCard] {
+    public func search(_ text: String, query: CardQuery = CardQuery(), order: CardOrder = .relevance) throws -> [StoredCard] {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
         }
@@ -31,23 +31,29 @@ extension FeedStore {
     }
 
     /// The SELECT (and its parameters) of a listing; internal so tests can EXPLAIN it.
-    static func listing(_ query: CardQuery, order: SortOrder, search: String?) -> (sql: String, values: [SQLValue]) {
+    static func listing(_ query: CardQuery, order: CardOrder, search: String?) -> (sql: String, values: [SQLValue]) {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
-        var from = "cards c"
+        var from = "cards c JOIN sources s ON s.id = c.source_id"
+        if order == .source {
+            // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
+            // index, then a sort): sources by name outside, each source's cards by index inside.
+            from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
+        }
         var orderBy = order.orderBy
         if let search {
             if order == .relevance {
                 // bm25 is computed per match: the matches (only they) are sorted.
                 filter.add("cards_fts MATCH ?", .text(search))
-                from = "cards_fts JOIN cards c ON c.id = cards_fts.rowid"
-                orderBy = "cards_fts.rank, " + SortOrder.newestOrderBy
+                from = "cards_fts JOIN cards c ON c.id = cards_fts.rowid JOIN sources s ON s.id = c.source_id"
+                orderBy = "cards_fts.rank, " + CardOrder.newestOrderBy
             } else {
-                // Other orders scan their own index and test membership in the matches, so they
-                // stay index scans however many cards match.
+                // Other orders: SQLite either scans the order's index testing membership in the
+                // matches, or (its usual choice) looks the matches up by id and sorts only them;
+                // either way it never sorts every card.
                 filter.add("c.id IN (SELECT rowid FROM cards_fts WHERE cards_fts MATCH ?)", .text(search))
             }
         }
@@ -62,7 +68,7 @@ extension FeedStore {
                    c.updated, c.author, c.kind, c.enclosures, c.source_id,
                    coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
                    c.last_seen_at, c.sort_date
-            FROM \(from) JOIN sources s ON s.id = c.source_id
+            FROM \(from)
             \(filter.whereClause)
             ORDER BY \(orderBy)\(limitClause)
             """

@@ -32,7 +32,7 @@
 ///
 /// # Migration 2
 ///
-/// Generated columns `undated` and `title_key`, the indexes of every `SortOrder`, and
+/// Generated columns `undated` and `title_key`, the indexes of every `CardOrder`, and
 /// `cards_fts`, an external-content FTS5 index of title, description (HTML as stored) and author,
 /// kept in step by AFTER INSERT/UPDATE/DELETE triggers on `cards` and backfilled by 'rebuild'.
 ///
@@ -101,7 +101,7 @@ enum Schema {
         CREATE INDEX cards_newest_per_source ON cards (source_id, sort_date DESC, id DESC);
         CREATE INDEX cards_unread_newest ON cards (sort_date DESC, id DESC) WHERE is_read = 0;
         """,
-        // 2: full-text search and the indexes of the named sort orders (see `SortOrder`).
+        // 2: full-text search and the indexes of the named sort orders (see `CardOrder`).
         """
         -- A card is "undated" when it has neither published nor updated: its sort_date is only
         -- the first sighting, and `newest` lists such cards after every dated card.

@@ -1,6 +1,9 @@
 // Foundation only for `LocalizedError` (see StorageError.swift).
 import Foundation
 
+/// (Not `SortOrder`: Foundation has one, and every client importing Foundation would have to
+/// spell `Storage.SortOrder`.)
+///
 /// The registry of named orders a listing can be read in. Each has a name (what a person types),
 /// a label (what a person reads in help and errors) and an index behind it, so that listing in
 /// that order is an index scan, never a sort of every card.
@@ -17,7 +20,11 @@ import Foundation
 /// - `relevance`: for search results, best bm25 match first, then the `newest` order. The matches
 ///   alone are sorted (bm25 is computed per match, no index can hold it). Without a search text
 ///   there is nothing to rank and `cards(_:order:)` lists in `newest` order.
-public struct SortOrder: Hashable, Sendable, CustomStringConvertible {
+/// Index scans: every order lists all cards, unread cards, a tag's cards or cards since a date
+/// by walking its index. A single source's cards in `oldest` or `title` order are sorted (SQLite
+/// prefers the per-source index there), which sorts that source's cards only. Search results in
+/// any order are usually looked up by id from the FTS matches and only the matches are sorted.
+public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     /// The name a person types: `feeds read --sort NAME`.
     public let name: String
     /// What the order means, for people: help text and the unknown-name error.
@@ -28,24 +35,24 @@ public struct SortOrder: Hashable, Sendable, CustomStringConvertible {
         self.label = label
     }
 
-    public static let newest = SortOrder("newest", "newest first; cards without a date last")
-    public static let oldest = SortOrder("oldest", "oldest first; cards without a date last")
-    public static let source = SortOrder("source", "by source name, newest first within each source")
-    public static let title = SortOrder("title", "by title A to Z; untitled cards last")
-    public static let relevance = SortOrder("relevance", "best search match first (search only)")
+    public static let newest = CardOrder("newest", "newest first; cards without a date last")
+    public static let oldest = CardOrder("oldest", "oldest first; cards without a date last")
+    public static let source = CardOrder("source", "by source name, newest first within each source")
+    public static let title = CardOrder("title", "by title A to Z; untitled cards last")
+    public static let relevance = CardOrder("relevance", "best search match first (search only)")
 
     /// Every order, the default first.
-    public static let all: [SortOrder] = [.newest, .oldest, .source, .title, .relevance]
+    public static let all: [CardOrder] = [.newest, .oldest, .source, .title, .relevance]
 
     /// The order listings use when none is asked for.
-    public static let `default` = SortOrder.newest
+    public static let `default` = CardOrder.newest
 
     /// The order with this name (case-insensitive); an unknown name throws
-    /// `SortOrderError.unknown`, whose message lists the valid names with their labels.
-    public static func named(_ name: String) throws -> SortOrder {
+    /// `CardOrderError.unknown`, whose message lists the valid names with their labels.
+    public static func named(_ name: String) throws -> CardOrder {
         let wanted = name.lowercased()
         guard let order = all.first(where: { $0.name == wanted }) else {
-            throw SortOrderError.unknown(name: name)
+            throw CardOrderError.unknown(name: name)
         }
         return order
     }
@@ -66,8 +73,8 @@ public struct SortOrder: Hashable, Sendable, CustomStringConvertible {
     static let newestOrderBy = "c.undated, c.sort_date DESC, c.id DESC"
 }
 
-/// A sort order name that is not in `SortOrder.all`: a usage error.
-public enum SortOrderError: Error, Equatable, Sendable, LocalizedError, CustomStringConvertible {
+/// A sort order name that is not in `CardOrder.all`: a usage error.
+public enum CardOrderError: Error, Equatable, Sendable, LocalizedError, CustomStringConvertible {
     case unknown(name: String)
 
     public var errorDescription: String? { description }
@@ -75,7 +82,7 @@ public enum SortOrderError: Error, Equatable, Sendable, LocalizedError, CustomSt
     public var description: String {
         switch self {
         case let .unknown(name):
-            let valid = SortOrder.all.map { "  \($0.name): \($0.label)" }.joined(separator: "\n")
+            let valid = CardOrder.all.map { "  \($0.name): \($0.label)" }.joined(separator: "\n")
             return "unknown sort order \"\(name)\"; valid orders are:\n\(valid)"
         }
     }
