@@ -2,94 +2,40 @@ import FeedModel
 
 // Reading cards.
 extension FeedStore {
-    /// Cards matching `query`, in `order` (see `CardOrder` for the exact tie breaks).
-    /// `.relevance` needs a search text; here it lists in `.newest` order.
-    public func cards(_ query: CardQuery = CardQuery(), order: CardOrder = .default) throws -> [StoredCard] {
-        let listing = Self.listing(query, order: order, search: nil)
-        return try readCards(listing.sql, listing.values)
-    }
-
-    /// Cards matching both `query` and the FTS5 search `text` over title, description and author,
-    /// in `order`; `.relevance` puts the best bm25 match first.
-    ///
-    /// `text` is FTS5 query syntax: words (all must match: implicit AND), `"a phrase"`, `pref*`,
-    /// `AND`/`OR`/`NOT` (upper case), parentheses, `title:word`. Case and diacritics are folded
-    /// ("cafe" finds "Café"). A query SQLite cannot parse, or a blank one, throws
-    /// `StorageError.badSearchQuery` with the reason.
-    public func search(_ text: String, query: CardQuery = CardQuery(), order: CardOrder = .relevance) throws -> [StoredCard] {
-        guard !text.allSatisfy(\.isWhitespace) else {
-            throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
-        }
-        let listing = Self.listing(query, order: order, search: text)
-        do {
-            return try readCards(listing.sql, listing.values)
-        } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
-            // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
-            // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
-            throw StorageError.badSearchQuery(query: text, reason: message)
-        }
-    }
-
-    /// The SELECT (and its parameters) of a listing; internal so tests can EXPLAIN it.
-    static func listing(_ query: CardQuery, order: CardOrder, search: String?) -> (sql: String, values: [SQLValue]) {
+    /// Cards matching `query`, newest first: sort date descending, then id descending, so cards
+    /// of equal date keep a stable order (the later saved first).
+    public func cards(_ query: CardQuery = CardQuery()) throws -> [StoredCard] {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
-        var from = "cards c JOIN sources s ON s.id = c.source_id"
-        if order == .source {
-            // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
-            // index, then a sort): sources by name outside, each source's cards by index inside.
-            from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
-        }
-        var orderBy = order.orderBy
-        if let search {
-            if order == .relevance {
-                // bm25 is computed per match: the matches (only they) are sorted.
-                filter.add("cards_fts MATCH ?", .text(search))
-                from = "cards_fts JOIN cards c ON c.id = cards_fts.rowid JOIN sources s ON s.id = c.source_id"
-                orderBy = "cards_fts.rank, " + CardOrder.newestOrderBy
-            } else {
-                // Other orders: SQLite either scans the order's index testing membership in the
-                // matches, or (its usual choice) looks the matches up by id and sorts only them;
-                // either way it never sorts every card.
-                filter.add("c.id IN (SELECT rowid FROM cards_fts WHERE cards_fts MATCH ?)", .text(search))
-            }
-        }
-        var values = filter.values
-        var limitClause = ""
-        if let limit = query.limit {
-            values.append(.integer(Int64(max(0, limit))))
-            limitClause = " LIMIT ?\(values.count)"
-        }
-        let sql = """
-            SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
-                   c.updated, c.author, c.kind, c.enclosures, c.source_id,
-                   coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
-                   c.last_seen_at, c.sort_date
-            FROM \(from)
-            \(filter.whereClause)
-            ORDER BY \(orderBy)\(limitClause)
-            """
-        return (sql, values)
+        return try readCards(filter, limit: query.limit)
     }
 
     /// One card by id, or nil.
     public func card(id: CardID) throws -> StoredCard? {
-        try readCards("""
+        var filter = CardFilter()
+        filter.add("c.id = ?", .integer(id.rawValue))
+        return try readCards(filter, limit: 1).first
+    }
+
+    private func readCards(_ filter: CardFilter, limit: Int?) throws -> [StoredCard] {
+        var values = filter.values
+        var limitClause = ""
+        if let limit {
+            values.append(.integer(Int64(max(0, limit))))
+            limitClause = " LIMIT ?\(values.count)"
+        }
+        let statement = try db.prepare("""
             SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
                    c.updated, c.author, c.kind, c.enclosures, c.source_id,
                    coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
                    c.last_seen_at, c.sort_date
             FROM cards c JOIN sources s ON s.id = c.source_id
-            WHERE c.id = ?1
-            """, [.integer(id.rawValue)]).first
-    }
-
-    /// Runs a SELECT of the listing's columns (see `listing`) and decodes the rows.
-    private func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {
-        let statement = try db.prepare(sql)
+            \(filter.whereClause)
+            ORDER BY c.sort_date DESC, c.id DESC\(limitClause)
+            """)
         let enclosures = try EnclosureReader(db)
         return try statement.query(values) { row in
             let card = Card(
@@ -104,7 +50,6 @@ extension FeedStore {
                 lastSeenAt: row.timestamp(17), sortDate: row.timestamp(18))
         }
     }
-
 }
 
 /// A WHERE clause built from conditions with one `?` each, numbered as they are added, so the

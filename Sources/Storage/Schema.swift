@@ -30,12 +30,6 @@
 /// - `sort_date`: published, else updated, else first seen — what every listing orders by,
 ///   with `id` breaking ties so paging is stable.
 ///
-/// # Migration 2
-///
-/// Generated columns `undated` and `title_key`, the indexes of every `CardOrder`, and
-/// `cards_fts`, an external-content FTS5 index of title, description (HTML as stored) and author,
-/// kept in step by AFTER INSERT/UPDATE/DELETE triggers on `cards` and backfilled by 'rebuild'.
-///
 /// Times are INTEGER seconds since 1970 UTC. Tables are STRICT, so a wrong type is an error
 /// instead of a silently stored string.
 enum Schema {
@@ -101,62 +95,7 @@ enum Schema {
         CREATE INDEX cards_newest_per_source ON cards (source_id, sort_date DESC, id DESC);
         CREATE INDEX cards_unread_newest ON cards (sort_date DESC, id DESC) WHERE is_read = 0;
         """,
-        // 2: full-text search and the indexes of the named sort orders (see `CardOrder`).
-        """
-        -- A card is "undated" when it has neither published nor updated: its sort_date is only
-        -- the first sighting, and `newest` lists such cards after every dated card.
-        -- VIRTUAL (computed on read, stored only in the indexes): ALTER TABLE cannot add STORED.
-        ALTER TABLE cards ADD COLUMN undated INTEGER
-            GENERATED ALWAYS AS (published IS NULL AND updated IS NULL) VIRTUAL;
-        -- The key of the `title` order: trimmed, lower-cased (ASCII only: SQLite's lower()),
-        -- NULL when the card has no title, so `title_key IS NULL` puts untitled cards last.
-        ALTER TABLE cards ADD COLUMN title_key TEXT
-            GENERATED ALWAYS AS (nullif(lower(trim(title)), '')) VIRTUAL;
-
-        -- newest: dated first, sort_date DESC, id DESC. Unfiltered, unread-only, per source.
-        CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC);
-        CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE is_read = 0;
-        CREATE INDEX cards_source_by_date ON cards (source_id, undated, sort_date DESC, id DESC);
-        -- Replaced by cards_unread_by_date. cards_newest stays for sort_date ranges (since,
-        -- before), cards_newest_per_source for retention's per-source ranking.
-        DROP INDEX cards_unread_newest;
-        -- oldest: dated first, sort_date ASC, id ASC (not the reverse of cards_by_date, whose
-        -- backwards scan would list undated cards first).
-        CREATE INDEX cards_oldest ON cards (undated, sort_date, id);
-        -- title: titled first, title_key ASC, then the newest order.
-        CREATE INDEX cards_by_title ON cards (title_key IS NULL, title_key, undated, sort_date DESC, id DESC);
-        -- source: sources by display name (the same expression the listings show), id for equal
-        -- names; each source's cards then come from cards_source_by_date, so the whole listing
-        -- is two nested index scans and never a sort.
-        CREATE INDEX sources_by_name ON sources (lower(coalesce(name, feed_title, url)), id);
-
-        -- Search: an external-content FTS5 table over the cards' own columns (no copy of the
-        -- text), kept in step by the triggers below in the writer's transaction. Descriptions are
-        -- indexed as stored, HTML included: unicode61 splits on the markup, so tag and attribute
-        -- names become extra tokens ("p", "href") that a search may match; cheap and never drifts.
-        CREATE VIRTUAL TABLE cards_fts USING fts5 (
-            title, description, author,
-            content = 'cards', content_rowid = 'id',
-            tokenize = 'unicode61 remove_diacritics 2'
-        );
-        CREATE TRIGGER cards_fts_insert AFTER INSERT ON cards BEGIN
-            INSERT INTO cards_fts (rowid, title, description, author)
-            VALUES (new.id, new.title, new.description, new.author);
-        END;
-        CREATE TRIGGER cards_fts_delete AFTER DELETE ON cards BEGIN
-            INSERT INTO cards_fts (cards_fts, rowid, title, description, author)
-            VALUES ('delete', old.id, old.title, old.description, old.author);
-        END;
-        CREATE TRIGGER cards_fts_update AFTER UPDATE OF title, description, author ON cards BEGIN
-            INSERT INTO cards_fts (cards_fts, rowid, title, description, author)
-            VALUES ('delete', old.id, old.title, old.description, old.author);
-            INSERT INTO cards_fts (rowid, title, description, author)
-            VALUES (new.id, new.title, new.description, new.author);
-        END;
-        -- Backfill the cards saved before this migration.
-        INSERT INTO cards_fts (cards_fts) VALUES ('rebuild');
-        """,
-        // Append migration 3 here (image cache…); never edit the ones above.
+        // Append migration 2 here (FTS5 search, image cache…); never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.
