@@ -246,10 +246,7 @@ final class XMLFeedBuilder {
         case (_, .icon) where ns.isAtom:
             beginCapture(.feedImage, kind: .text, base: base, depth: depth, rank: 1)
         case (.itunes, .image), (.itunes, .link):
-            if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
-            if let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
-                feed.image.offer(CardURL.resolve(href, against: base), rank: 2)
-            }
+            feed.image.offer(itunesImage(t, attrs, base: base), rank: 2)
         case (.media, .thumbnail):
             if let url = attrs.value(named: "url") { feed.image.offer(CardURL.resolve(url, against: base), rank: 0) }
         case (_, .ttl) where ns.isRSS:
@@ -378,11 +375,7 @@ final class XMLFeedBuilder {
         case (.media, .content):
             mediaContent(attrs, base: base)
         case (.itunes, .image), (.itunes, .link):
-            // itunes:link rel="image" is the old spelling of itunes:image.
-            if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { break }
-            if entry!.itunesImage == nil, let href = attrs.value(named: "href") ?? attrs.value(named: "url") {
-                entry!.itunesImage = CardURL.resolve(href, against: base)
-            }
+            if entry!.itunesImage == nil { entry!.itunesImage = itunesImage(t, attrs, base: base) }
         case (_, .image) where ns.isRSS:
             if let href = attrs.value(named: "href") ?? attrs.value(named: "url") ?? attrs.value(named: "src") {
                 if entry!.looseImage == nil { entry!.looseImage = CardURL.resolve(href, against: base) }
@@ -396,6 +389,13 @@ final class XMLFeedBuilder {
 
     private func atomKind(_ attrs: SAXAttributes) -> TextKind {
         TextKind.atom(type: attrs.value(named: "type"), mode: attrs.value(named: "mode")?.lowercased())
+    }
+
+    /// The URL of `itunes:image href=` (or `url=`), or of its old spelling `itunes:link rel="image"`.
+    private func itunesImage(_ t: Tag, _ attrs: SAXAttributes, base: String?) -> String? {
+        if t == .link && attrs.value(named: "rel")?.lowercased() != "image" { return nil }
+        guard let href = attrs.value(named: "href") ?? attrs.value(named: "url") else { return nil }
+        return CardURL.resolve(href, against: base)
     }
 
     private func isBase64(_ attrs: SAXAttributes) -> Bool {
