@@ -8,31 +8,12 @@ enum EnclosureJSON {
         var out = "["
         for (index, enclosure) in enclosures.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"url\":" + quoted(enclosure.url)
-            if let type = enclosure.type { out += ",\"type\":" + quoted(type) }
+            out += "{\"url\":" + JSONText.quoted(enclosure.url)
+            if let type = enclosure.type { out += ",\"type\":" + JSONText.quoted(type) }
             if let length = enclosure.length { out += ",\"length\":" + String(length) }
             out += "}"
         }
         return out + "]"
-    }
-
-    /// A JSON string literal (RFC 8259): quote, backslash and control characters escaped.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
