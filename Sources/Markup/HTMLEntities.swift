@@ -56,6 +56,14 @@ public enum HTMLEntities {
         return Character(scalar)
     }
 
+    /// The character windows-1252 puts at 0x80...0x9F (where Latin-1 has C1 controls), or nil
+    /// for the five positions it leaves undefined and for values outside that range. Feeds and
+    /// HTML alike mean these characters when they write those bytes or `&#146;`.
+    public static func windows1252(_ value: UInt32) -> UInt32? {
+        guard value >= 0x80 && value <= 0x9F else { return nil }
+        return windows1252[Int(value - 0x80)]
+    }
+
     private static let windows1252: [UInt32?] = [
         0x20AC, nil, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, nil, 0x017D, nil,
         nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, nil, 0x017E, 0x0178,

@@ -1,3 +1,5 @@
+import Markup
+
 /// The character encodings the input layer decodes itself; anything else goes through iconv.
 enum TextEncoding: Equatable, CustomStringConvertible {
     case utf8
@@ -38,12 +40,6 @@ enum TextEncoding: Equatable, CustomStringConvertible {
     }
 }
 
-/// windows-1252's 0x80...0x9F; 0 marks the five undefined positions.
-let windows1252High: [UInt32] = [
-    0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-    0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
-]
-
 /// Appends the UTF-8 form of `scalar` (which the caller has checked is a valid scalar value).
 @inline(__always)
 func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
@@ -65,10 +61,9 @@ func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
     }
 }
 
-/// A windows-1252 byte as a scalar (undefined positions become U+FFFD).
+/// A windows-1252 byte as a scalar (the table is Markup's; undefined positions become U+FFFD).
 @inline(__always)
 func windows1252Scalar(_ byte: UInt8) -> UInt32 {
     if byte < 0x80 || byte >= 0xA0 { return UInt32(byte) }
-    let s = windows1252High[Int(byte - 0x80)]
-    return s == 0 ? 0xFFFD : s
+    return HTMLEntities.windows1252(UInt32(byte)) ?? 0xFFFD
 }
