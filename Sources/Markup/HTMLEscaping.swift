@@ -1,5 +1,20 @@
-/// Escaping for the HTML this module writes.
-enum HTMLEscaping {
+/// Escaping for the HTML this module writes, and for anyone else who writes HTML (the feed
+/// parser escapes plain-text bodies and re-serializes inline markup with it).
+public enum HTMLEscaping {
+    /// `text` as element content (see `appendText`).
+    public static func text(_ text: String) -> String {
+        var out = ""
+        appendText(text, to: &out)
+        return out
+    }
+
+    /// `value` for a double-quoted attribute (see `appendAttribute`).
+    public static func attribute(_ value: String) -> String {
+        var out = ""
+        appendAttribute(value, to: &out)
+        return out
+    }
+
     /// Appends `text` as element content: `&`, `<`, `>` escaped; NUL and the C0 controls other
     /// than tab, line feed and form feed dropped; a carriage return becomes a line feed (or
     /// disappears before one), so that reading the output back gives the same text.
@@ -37,7 +52,7 @@ enum HTMLEscaping {
     }
 
     /// `appendText` / `appendAttribute` of UTF-8 bytes into UTF-8 bytes.
-    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
+    public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
         let n = bytes.count
         guard n > 0, let p = bytes.baseAddress else { return }
         var i = 0

@@ -1,4 +1,5 @@
 import FeedModel
+import Markup
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1) to cards, under the same contract
 /// as the XML feeds.
@@ -22,7 +23,7 @@ enum JSONFeedReader {
         var info = FeedInfo()
         info.title = TextRules.nonBlank(root["title"].string).map(TextRules.collapseWhitespace)
         info.link = CardURL.link(home)
-        info.description = TextRules.nonBlank(root["description"].string).map(HTMLEscape.text)
+        info.description = TextRules.nonBlank(root["description"].string).map(HTMLEscaping.text)
         info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { CardURL.resolve($0, against: docBase) })
         let cards = root["items"].array.map { card(from: $0, base: docBase) }
         return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)

@@ -1,5 +1,6 @@
 import CLibXML2
 import FeedModel
+import Markup
 
 /// Where a captured element's text goes.
 enum CaptureTarget {
@@ -21,14 +22,7 @@ struct Capture {
     var truncated = false
 
     mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "&"): buffer.append(contentsOf: [38, 97, 109, 112, 59])        // &amp;
-            case UInt8(ascii: "<"): buffer.append(contentsOf: [38, 108, 116, 59])            // &lt;
-            case UInt8(ascii: ">"): buffer.append(contentsOf: [38, 103, 116, 59])            // &gt;
-            default: buffer.append(b)
-            }
-        }
+        HTMLEscaping.append(bytes, to: &buffer, attribute: false)
     }
 
     var text: String { String(decoding: buffer, as: UTF8.self) }
@@ -89,7 +83,7 @@ extension XMLFeedBuilder {
             if attrs.prefix(i) != nil && attrName == "base" { continue }
             var value = attrs.value(i)
             if attrName == "href" || attrName == "src" { value = CardURL.resolve(value, against: base) }
-            s += " " + attrName + "=\"" + HTMLEscape.attribute(value) + "\""
+            s += " " + attrName + "=\"" + HTMLEscaping.attribute(value) + "\""
         }
         s += ">"
         capture!.buffer.append(contentsOf: s.utf8)

@@ -50,7 +50,7 @@ struct TextValue {
     var html: String? {
         let out: String
         switch kind {
-        case .text: out = HTMLEscape.text(text)
+        case .text: out = HTMLEscaping.text(text)
         case .html, .xhtml, .guess: out = HTMLSanitizer.sanitize(text, base: base)
         }
         return TextRules.nonBlank(out)
@@ -60,35 +60,5 @@ struct TextValue {
     var url: String? {
         guard let t = TextRules.nonBlank(text) else { return nil }
         return CardURL.resolve(t, against: base)
-    }
-}
-
-enum HTMLEscape {
-    static func text(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 }) else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
-
-    static func attribute(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 }) else { return s }
-        return text(s).replacingQuotes()
-    }
-}
-
-private extension String {
-    func replacingQuotes() -> String {
-        var out = ""
-        for ch in unicodeScalars { if ch == "\"" { out += "&quot;" } else { out.unicodeScalars.append(ch) } }
-        return out
     }
 }
