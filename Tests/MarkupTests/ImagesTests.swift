@@ -55,4 +55,22 @@ final class ImagesTests: XCTestCase {
         XCTAssertTrue(HTMLPolicy.isTrackingPixel(src: "https://pixel.wp.com/g.gif?x", width: nil, height: nil))
         XCTAssertFalse(HTMLPolicy.isTrackingPixel(src: "https://e.example/photos/cat.jpg", width: "640", height: "480"))
     }
+
+    /// The byte scan over sanitized output finds what a parse of the original finds.
+    func testFirstImageInSanitizedAgreesWithTheParsingPath() {
+        let base = "https://site.example/posts/1"
+        let inputs = [
+            "<p>no image</p>",
+            "<img src=\"/a.png\" alt=\"x\"><img src=\"/b.png\">",
+            "<img src=\"http://t.example/p.gif\" width=\"1\" height=\"1\"><IMG SRC='pic.jpg?a=1&amp;b=2'>",
+            "<img src=\"javascript:alert(1)\"><img alt=\"no source\"><p><img title=\"t\" src=\"x.webp\"></p>",
+            "<noscript><img src=\"hidden.png\"></noscript>text",
+        ]
+        for html in inputs {
+            let sanitized = HTMLSanitizer.sanitize(html, base: base)
+            XCTAssertEqual(HTMLImages.firstImageInSanitized(sanitized), HTMLImages.firstContentImage(html, base: base), html)
+        }
+        XCTAssertEqual(HTMLImages.firstImageInSanitized(HTMLSanitizer.sanitize(inputs[2], base: base)),
+                       "https://site.example/posts/pic.jpg?a=1&b=2")
+    }
 }

@@ -63,7 +63,7 @@ struct EntryFields {
         let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
         card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
             ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
-            ?? card.description.flatMap(SanitizedHTML.firstImageSource)
+            ?? card.description.flatMap(HTMLImages.firstImageInSanitized)
         return card
     }
 }
