@@ -21,8 +21,8 @@ let package = Package(
         .target(name: "Markup", dependencies: ["FeedModel", "CLibXML2"]),
         // Feeds (RSS/Atom/RDF/JSON Feed) to cards. No network, no storage.
         .target(name: "FeedParsing", dependencies: ["FeedModel", "Markup", "CLibXML2"]),
-        // HTTP over libcurl multi. Knows bytes and headers, not XML.
-        .target(name: "Fetching", dependencies: ["CCurl"]),
+        // HTTP over libcurl multi. Knows bytes and headers, not XML (dates as the model's Timestamp).
+        .target(name: "Fetching", dependencies: ["FeedModel", "CCurl"]),
         // SQLite store of sources, fetch state and cards. Knows no HTML.
         .target(name: "Storage", dependencies: ["FeedModel", "CSQLite"]),
 

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// Response headers in the order received. Lookup ignores case; when a name repeats, the last
 /// value wins (`values(_:)` gives all of them).
 public struct HTTPHeaders: Sendable, Hashable, Sequence {
@@ -208,24 +210,12 @@ public enum HTTPDate {
                 return nil
             }
         }
-        guard let day, let month, let year, let (h, m, s) = clock,
-              (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s)
+        guard let day, let month, let year, let (h, m, s) = clock, h < 24,
+              let t = Timestamp(year: year, month: month, day: day, hour: h, minute: m, second: s)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Int64(days) * 86_400 + Int64(h * 3600 + m * 60 + s)
+        return t.secondsSince1970
     }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-
-    /// Days since 1970-01-01 (Howard Hinnant's algorithm; the same as FeedModel's, which this
-    /// module may not import).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }
