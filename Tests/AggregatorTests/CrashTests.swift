@@ -12,17 +12,19 @@ final class CrashTests: XCTestCase {
         let server = try LoopbackHTTPServer()
         let feeds = 12
         for i in 0..<feeds {
-            // Slow, dripped responses keep transfers and saves in progress when the kill lands.
+            // Slow, dripped responses keep transfers and saves in progress when the kill lands:
+            // each takes well over half a second, and a run needs two rounds of six, so every
+            // kill below (at most 600 ms after the start) lands while the run is going on.
             let body = rss("feed\(i)", items: (0..<150).map { "item-\(i)-\($0)" })
             server.route("/f\(i)", ScriptedResponse.text(body, contentType: "application/rss+xml")
-                .dripped(4096, every: .milliseconds(15)))
+                .dripped(max(512, body.utf8.count / 40), every: .milliseconds(20)))
         }
         let sources = (0..<feeds).map { server.url("/f\($0)") }.joined(separator: "\n") + "\n"
         let crashed = TemporaryDirectory(), clean = TemporaryDirectory()
         try crashed.write("sources", sources)
         try clean.write("sources", sources)
 
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 9)   // random moments, the same ones on every run
         var killedMidRun = 0
         for _ in 0..<6 {
             let process = Process()
