@@ -111,9 +111,7 @@ extension XMLFeedBuilder {
             case .permalinkGuid:
                 withEntry {
                     $0.id.offer(trimmed, rank: c.rank)
-                    // Only a guid that is itself a URL is a link: "12345" resolved against the
-                    // feed's URL would point nowhere.
-                    if $0.permalinkGuid == nil { $0.permalinkGuid = trimmed.flatMap(CardURL.absoluteOnly) }
+                    if $0.permalinkGuid == nil { $0.permalinkGuid = trimmed }
                 }
             case .content: withEntry { $0.content.offer(value, rank: c.rank) }
             case .summary: withEntry { $0.summary.offer(value, rank: c.rank) }

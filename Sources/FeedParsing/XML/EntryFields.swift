@@ -55,7 +55,9 @@ struct EntryFields {
         card.id = id.value.flatMap { TextRules.nonBlank($0) }
         card.title = title.value?.plain
         card.description = (content.value ?? summary.value)?.html
-        card.link = CardURL.link(link.value) ?? CardURL.link(permalinkGuid.flatMap(CardURL.absoluteOnly))
+        // Only a guid that is itself a URL is a link: "12345" resolved against the feed's URL
+        // would point nowhere.
+        card.link = CardURL.link(link.value) ?? permalinkGuid.flatMap(CardURL.absoluteOnly)
         card.published = published.value
         card.updated = updated.value
         card.author = authors.isEmpty ? nil : authors.joined(separator: ", ")
