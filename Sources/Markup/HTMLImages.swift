@@ -26,7 +26,8 @@ public enum HTMLImages {
                         while end < n, b[end] != 0x22 { end += 1 }
                         let raw = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
                         let value = raw.contains("&") ? HTMLEntities.decode(raw) : raw
-                        if let url = HTMLPolicy.webURL(value, base: nil) { return url }
+                        // Already made safe by the sanitizer: only the http(s) test is left.
+                        if value.hasPrefix("http"), WebAddress(parsing: value).isWebURL { return value }
                         break
                     }
                     if b[j] == 0x22 { j += 1; while j < n, b[j] != 0x22 { j += 1 } }   // skip other values
