@@ -19,7 +19,7 @@ public struct StoredCard: Hashable, Sendable {
     public var sortDate: Timestamp
 }
 
-/// Which cards to list. Results are always newest first (sort date, then id, descending).
+/// Which cards to list; the order is a separate `CardOrder` (default `.newest`).
 public struct CardQuery: Hashable, Sendable {
     /// Only this source; nil for all.
     public var sourceID: SourceID?

@@ -2,40 +2,60 @@ import FeedModel
 
 // Reading cards.
 extension FeedStore {
-    /// Cards matching `query`, newest first: sort date descending, then id descending, so cards
-    /// of equal date keep a stable order (the later saved first).
-    public func cards(_ query: CardQuery = CardQuery()) throws -> [StoredCard] {
+    /// Cards matching `query`, in `order` (see `CardOrder` for the exact tie breaks).
+    /// `.relevance` ranks search matches; a plain listing has none and lists in `.newest` order.
+    public func cards(_ query: CardQuery = CardQuery(), order: CardOrder = .default) throws -> [StoredCard] {
+        let listing = Self.listing(query, order: order)
+        return try readCards(listing.sql, listing.values)
+    }
+
+    /// The SELECT (and its parameters) of a listing; internal so tests can EXPLAIN it.
+    static func listing(_ query: CardQuery, order: CardOrder) -> (sql: String, values: [SQLValue]) {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
-        return try readCards(filter, limit: query.limit)
+        var from = "cards c JOIN sources s ON s.id = c.source_id"
+        if order == .source {
+            // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
+            // index, then a sort): sources by name outside, each source's cards by index inside.
+            from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
+        }
+        let orderBy = order.orderBy
+        var values = filter.values
+        var limitClause = ""
+        if let limit = query.limit {
+            values.append(.integer(Int64(max(0, limit))))
+            limitClause = " LIMIT ?\(values.count)"
+        }
+        let sql = """
+            SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
+                   c.updated, c.author, c.kind, c.enclosures, c.source_id,
+                   coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
+                   c.last_seen_at, c.sort_date
+            FROM \(from)
+            \(filter.whereClause)
+            ORDER BY \(orderBy)\(limitClause)
+            """
+        return (sql, values)
     }
 
     /// One card by id, or nil.
     public func card(id: CardID) throws -> StoredCard? {
-        var filter = CardFilter()
-        filter.add("c.id = ?", .integer(id.rawValue))
-        return try readCards(filter, limit: 1).first
-    }
-
-    private func readCards(_ filter: CardFilter, limit: Int?) throws -> [StoredCard] {
-        var values = filter.values
-        var limitClause = ""
-        if let limit {
-            values.append(.integer(Int64(max(0, limit))))
-            limitClause = " LIMIT ?\(values.count)"
-        }
-        let statement = try db.prepare("""
+        try readCards("""
             SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
                    c.updated, c.author, c.kind, c.enclosures, c.source_id,
                    coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
                    c.last_seen_at, c.sort_date
             FROM cards c JOIN sources s ON s.id = c.source_id
-            \(filter.whereClause)
-            ORDER BY c.sort_date DESC, c.id DESC\(limitClause)
-            """)
+            WHERE c.id = ?1
+            """, [.integer(id.rawValue)]).first
+    }
+
+    /// Runs a SELECT of the listing's columns (see `listing`) and decodes the rows.
+    private func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {
+        let statement = try db.prepare(sql)
         let enclosures = try EnclosureReader(db)
         return try statement.query(values) { row in
             let card = Card(
@@ -50,6 +70,7 @@ extension FeedStore {
                 lastSeenAt: row.timestamp(17), sortDate: row.timestamp(18))
         }
     }
+
 }
 
 /// A WHERE clause built from conditions with one `?` each, numbered as they are added, so the

@@ -95,7 +95,36 @@ enum Schema {
         CREATE INDEX cards_newest_per_source ON cards (source_id, sort_date DESC, id DESC);
         CREATE INDEX cards_unread_newest ON cards (sort_date DESC, id DESC) WHERE is_read = 0;
         """,
-        // Append migration 2 here (FTS5 search, image cache…); never edit the ones above.
+        // 2: the indexes of the named sort orders (see `CardOrder`).
+        """
+        -- A card is "undated" when it has neither published nor updated: its sort_date is only
+        -- the first sighting, and `newest` lists such cards after every dated card.
+        -- VIRTUAL (computed on read, stored only in the indexes): ALTER TABLE cannot add STORED.
+        ALTER TABLE cards ADD COLUMN undated INTEGER
+            GENERATED ALWAYS AS (published IS NULL AND updated IS NULL) VIRTUAL;
+        -- The key of the `title` order: trimmed, lower-cased (ASCII only: SQLite's lower()),
+        -- NULL when the card has no title, so `title_key IS NULL` puts untitled cards last.
+        ALTER TABLE cards ADD COLUMN title_key TEXT
+            GENERATED ALWAYS AS (nullif(lower(trim(title)), '')) VIRTUAL;
+
+        -- newest: dated first, sort_date DESC, id DESC. Unfiltered, unread-only, per source.
+        CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC);
+        CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE is_read = 0;
+        CREATE INDEX cards_source_by_date ON cards (source_id, undated, sort_date DESC, id DESC);
+        -- Replaced by cards_unread_by_date. cards_newest stays for sort_date ranges (since,
+        -- before), cards_newest_per_source for retention's per-source ranking.
+        DROP INDEX cards_unread_newest;
+        -- oldest: dated first, sort_date ASC, id ASC (not the reverse of cards_by_date, whose
+        -- backwards scan would list undated cards first).
+        CREATE INDEX cards_oldest ON cards (undated, sort_date, id);
+        -- title: titled first, title_key ASC, then the newest order.
+        CREATE INDEX cards_by_title ON cards (title_key IS NULL, title_key, undated, sort_date DESC, id DESC);
+        -- source: sources by display name (the same expression the listings show), id for equal
+        -- names; each source's cards then come from cards_source_by_date, so the whole listing
+        -- is two nested index scans and never a sort.
+        CREATE INDEX sources_by_name ON sources (lower(coalesce(name, feed_title, url)), id);
+        """,
+        // Append migration 3 here (FTS5 search, image cache…); never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.
