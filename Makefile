@@ -12,7 +12,7 @@ BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
-.PHONY: all deps bench-deps build debug run test bench install uninstall clean
+.PHONY: all deps bench-deps build debug run test bench install uninstall clean crosscheck
 
 all: build
 
@@ -63,3 +63,11 @@ uninstall:
 
 clean:
 	rm -rf .build $(DEMO_HOME)
+
+# --- Hardening (issue 7): not part of `make test`; these need ../shared or take long. ---
+SHARED ?= ../shared
+
+# Differential check: every item of ../shared/bench's corpus through feeds and python3-feedparser.
+crosscheck: bench-deps build
+	@test -d "$(SHARED)/bench" || { echo "crosscheck needs $(SHARED)/bench (set SHARED=path)" >&2; exit 1; }
+	/usr/bin/python3 tools/crosscheck.py "$(BIN)" --shared "$(SHARED)"
