@@ -35,6 +35,11 @@ let package = Package(
             dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator"]
         ),
 
+        // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
+        // --sanitize=fuzzer (tools/fuzz.sh), otherwise a replayer of saved inputs.
+        .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Aggregator"]),
+        .executableTarget(name: "feeds-fuzz", dependencies: ["ContractChecks"], path: "Fuzz"),
+
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
@@ -43,6 +48,7 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "HardeningTests", dependencies: ["ContractChecks", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
