@@ -96,6 +96,17 @@ enum Schema {
         CREATE INDEX cards_unread_newest ON cards (sort_date DESC, id DESC) WHERE is_read = 0;
         """,
         // Append migration 2 here (FTS5 search, image cache…); never edit the ones above.
+        // Page previews for search cards (issue 4): the og:image/twitter:image/image_src a
+        // result's page declared, NULL when it declared none or could not be read, with the
+        // time it was looked at (entries expire: see PagePreviewPolicy in the Aggregator).
+        // Self-contained: no other table refers to it or is referred to.
+        """
+        CREATE TABLE page_previews (
+            page_url   TEXT    PRIMARY KEY CHECK (page_url <> ''),
+            image_url  TEXT,
+            checked_at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        """,
     ]
 
     /// The schema version this program writes and understands.
