@@ -250,6 +250,9 @@ public enum SourcesFile {
     /// A URL or path for the first word of a line (quoted when it has spaces).
     public static func quoteIfNeededForURL(_ url: String) -> String { quoteIfNeeded(url) }
 
+    /// A search query for a line, in double quotes (always: `"a=b"` is a query, not an option).
+    public static func quotedQuery(_ s: String) -> String { quoted(s) }
+
     /// `s` in double quotes, always.
     static func quoted(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
