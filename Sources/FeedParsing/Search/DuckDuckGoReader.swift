@@ -80,6 +80,8 @@ enum DuckDuckGoReader {
               let close = find("</a>", from: tagEnd) else { return (nil, html) }
         let anchor = String(decoding: b[(tagEnd + 1)..<close], as: UTF8.self)
         let rest = String(decoding: b[(close + 4)...], as: UTF8.self)
-        return (anchor, TextRules.nonBlank(rest))
+        // What follows the anchor is often nothing, or an empty second anchor: no description.
+        let restText = TextRules.collapseWhitespace(HTMLText.plainText(rest))
+        return (anchor, restText.isEmpty ? nil : rest)
     }
 }
