@@ -81,7 +81,11 @@ enum DuckDuckGoReader {
         let anchor = String(decoding: b[(tagEnd + 1)..<close], as: UTF8.self)
         let rest = String(decoding: b[(close + 4)...], as: UTF8.self)
         // What follows the anchor is often nothing, or an empty second anchor: no description.
-        let restText = TextRules.collapseWhitespace(HTMLText.plainText(rest))
-        return (anchor, restText.isEmpty ? nil : rest)
+        var inTag = false
+        let hasText = rest.unicodeScalars.contains { c in
+            if c == "<" { inTag = true } else if c == ">" { inTag = false } else if !inTag, !c.properties.isWhitespace { return true }
+            return false
+        }
+        return (anchor, hasText ? rest : nil)
     }
 }
