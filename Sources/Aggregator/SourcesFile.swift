@@ -17,7 +17,7 @@ public struct SourceEntry: Sendable, Hashable {
     public var search: SavedSearch?
 
     public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
-                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0) {
+                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0, search: SavedSearch? = nil) {
         self.url = url
         self.name = name
         self.tags = tags
@@ -25,6 +25,7 @@ public struct SourceEntry: Sendable, Hashable {
         self.keepDays = keepDays
         self.keepCount = keepCount
         self.line = line
+        self.search = search
     }
 
     /// Whether `url` is a local file (a path, or a file:// URL).
