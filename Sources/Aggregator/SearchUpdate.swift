@@ -116,9 +116,14 @@ extension UpdateRunner {
                 report(r)
                 continue
             }
+            // One card per normalized URL (the first, best-ranked copy), saved last-ranked first:
+            // results all share one date (first seen), and listings break that tie by newest
+            // row, so the engine's top result is listed first.
+            var seen = Set<CardKey>()
+            let ranked = p.cards.map { ($0, CardKey.forSearchResult($0)) }.filter { seen.insert($0.1).inserted }
             do {
-                let saved = try store.saveFetch(sourceID: p.source.stored.id, feed: p.feed, cards: p.cards,
-                                                keys: p.cards.map(CardKey.forSearchResult),
+                let saved = try store.saveFetch(sourceID: p.source.stored.id, feed: p.feed, cards: ranked.reversed().map(\.0),
+                                                keys: ranked.reversed().map(\.1),
                                                 validators: p.validators ?? CacheValidators(), now: now,
                                                 nextDue: policy.nextDueAfterSuccess(now: now, hints: p.hints))
                 if p.source.stored.feed.title == nil, p.source.entry.name == nil, let title = p.feed.title { p.report.name = title }
