@@ -214,4 +214,19 @@ final class SearchUpdateTests: XCTestCase {
         XCTAssertEqual(server.requests(path: "/article").count, 0)
         XCTAssertNil(try cards(home, "search:searxng p").first?.image)
     }
+
+    /// The offline demo (`make run`): its saved searches give cards next to the feeds' cards.
+    func testDemoSourcesShowSearchCards() throws {
+        let home = TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(at: home.file("sources"),
+                                                   withDestinationURL: Fixtures.repositoryRoot.appendingPathComponent("Feeds/sources"))
+        let run = try CLIRun.run(["--home", home.path, "update", "--all"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try cards(home, "search:ddg swift concurrency").count, 5)
+        let susi = try cards(home, "search:susi show me the swift logo")
+        XCTAssertEqual(susi.filter { $0.kind == .image }.count, 1)
+        let list = try CLIRun.run(["--home", home.path, "sources", "--cards", "5"])
+        XCTAssertTrue(list.stdout.contains("Web: Swift concurrency"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("Swift blog"), list.stdout)
+    }
 }
