@@ -11,7 +11,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xml
     /// JSON Feed through the same entry point (JSON is detected from the content).
     case json
-    /// The HTML sanitizer and HTML-to-text.
+    /// The search engines' response readers (DuckDuckGo, SearXNG, OpenSearch, SUSI, Hacker News):
+    /// the first byte picks the engine (or none: detection from the JSON's shape).
+    case search
+    /// The HTML sanitizer, HTML-to-text and a page head's preview image.
     case html
     /// The date parser.
     case date
@@ -23,7 +26,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ bytes: [UInt8]) throws {
         switch self {
         case .xml, .json: try Self.feed(bytes)
+        case .search: try Self.search(bytes)
         case .html: try Self.html(String(decoding: bytes, as: UTF8.self))
+            let preview = PagePreview.image(inPageHead: bytes, base: "https://fuzz.example/page", charset: nil)
+            try Invariant.optionalImage(preview, "page preview image")
         case .date: try Self.date(String(decoding: bytes, as: UTF8.self))
         case .sources: try Self.sources(String(decoding: bytes, as: UTF8.self))
         case .url: try Self.url(bytes)
@@ -38,6 +44,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         }
         for card in parsed.cards { try Invariant.card(card) }
         try Invariant.optionalImage(parsed.feed.image, "feed image")
+    }
+
+    private static func search(_ bytes: [UInt8]) throws {
+        guard let selector = bytes.first else { return }
+        let engines = SearchEngine.allCases
+        let engine = Int(selector) < engines.count ? engines[Int(selector)] : nil
+        guard let result = try? SearchReader.read(Array(bytes.dropFirst()), engine: engine, query: "fuzz",
+                                                  base: "https://fuzz.example/search") else { return }
+        for card in result.cards { try Invariant.card(card) }
+        if let total = result.totalResults { try Invariant.check(total >= 0, "negative total \(total)") }
     }
 
     private static func html(_ text: String) throws {

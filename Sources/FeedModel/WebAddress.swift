@@ -113,6 +113,17 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         var out = ""
         if let scheme { out += scheme + ":" }
         if let authority { out += "//" + authority }
+        if authority == nil {
+            // RFC 3986 section 4.2 and 5.3: a path that would read back as something else once
+            // written (a first segment with a colon would become a scheme; "//x" an authority)
+            // gets "./" or "/." in front, so that parsing the text gives this address again.
+            if scheme == nil, let colon = path.utf8.firstIndex(of: UInt8(ascii: ":")),
+               !path.utf8[..<colon].contains(UInt8(ascii: "/")) {
+                out += "./"
+            } else if path.utf8.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+                out += "/."
+            }
+        }
         out += path
         if let query { out += "?" + query }
         if let fragment { out += "#" + fragment }

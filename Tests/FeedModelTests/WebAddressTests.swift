@@ -327,4 +327,17 @@ final class WebAddressTests: XCTestCase {
     func testLooksLikeImageURLTrimsWhiteSpace() {
         XCTAssertTrue(WebAddress.looksLikeImageURL("  http://example.com/a.gif\n"))
     }
+
+    /// Found by fuzzing (url target): a relative result whose first segment has a colon read back
+    /// as a scheme ("Mtp:" then "mtp:"), and one starting with "//" as an authority.
+    func testWrittenRelativePathsReadBackTheSame() {
+        let colon = WebAddress.resolve("./Mtp:./x", against: "#frag")
+        XCTAssertEqual(colon, "./Mtp:./x")
+        XCTAssertNil(WebAddress(parsing: colon).scheme)
+        XCTAssertEqual(WebAddress.resolve(colon, against: "#frag"), colon)
+        // "/.//x/y" resolves to the path "//x/y" (dot segment removed), written back with "/.".
+        let slashes = WebAddress.resolve("/.//x/y", against: "file:/a")
+        XCTAssertEqual(slashes, "file:/.//x/y")
+        XCTAssertNil(WebAddress(parsing: slashes).authority)
+    }
 }
