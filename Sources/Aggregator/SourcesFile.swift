@@ -53,7 +53,7 @@ public struct SourceEntry: Sendable, Hashable {
 
     /// The line written for this entry: `URL name="…" tags=a,b every=30m keep-days=N keep-cards=N`.
     public var formatted: String {
-        var parts = [url]
+        var parts = [SourcesFile.quoteIfNeeded(url)]
         if let search {
             // The query is always quoted, so a query like `a=b` never reads as an option.
             parts = ["search:" + search.engine.rawValue, SourcesFile.quoted(search.query)]

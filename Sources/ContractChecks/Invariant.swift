@@ -47,9 +47,37 @@ public enum Invariant {
     public static func safeHTML(_ html: String, _ what: String) throws {
         let folded = html.lowercased()
         try check(!folded.contains("<script"), "\(what) has <script: \(html)")
-        try check(!folded.contains("javascript:"), "\(what) has javascript: \(html)")
-        try check(!folded.contains("vbscript:"), "\(what) has vbscript: \(html)")
+        // In text "javascript:" is harmless (an article about JavaScript); inside a tag it is a URL.
+        for tag in tags(folded) {
+            let bare = tag.filter { !$0.isWhitespace && $0 != "\0" }
+            try check(!bare.contains("javascript:") && !bare.contains("vbscript:"), "\(what) has a script URL: \(html)")
+        }
         try check(!hasEventAttribute(folded), "\(what) has an event attribute: \(html)")
+    }
+
+    /// The text of each tag, from "<" to ">" (serialized HTML: attribute values never hold ">"
+    /// unescaped... except quoted ones, so quotes are followed).
+    private static func tags(_ html: String) -> [Substring] {
+        var out: [Substring] = []
+        var start: String.Index? = nil
+        var quote: Character? = nil
+        var i = html.startIndex
+        while i < html.endIndex {
+            let c = html[i]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if start == nil {
+                if c == "<" { start = i }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == ">" {
+                out.append(html[start!...i])
+                start = nil
+            }
+            i = html.index(after: i)
+        }
+        if let start { out.append(html[start...]) }
+        return out
     }
 
     /// ` on…=` inside a tag: an event handler attribute.

@@ -103,4 +103,14 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(xdg.cacheDirectory, "/u/.cache/feeds")
         XCTAssertThrowsError(try FeedsPaths.resolve(home: nil, environment: [:]))
     }
+
+    /// Found by fuzzing: a first word with a quoted part holding spaces was written back unquoted
+    /// and read back as several words.
+    func testAURLWithSpacesIsWrittenQuoted() throws {
+        let entries = try SourcesFile.parse("samples/a=\"b c\" tags=web\n")
+        XCTAssertEqual(entries.map(\.url), ["samples/a=b c"])
+        let again = try SourcesFile.parse(entries.map(\.formatted).joined(separator: "\n"))
+        XCTAssertEqual(again.map(\.url), ["samples/a=b c"])
+        XCTAssertEqual(again.map(\.tags), [["web"]])
+    }
 }

@@ -340,4 +340,15 @@ final class WebAddressTests: XCTestCase {
         XCTAssertEqual(slashes, "file:/.//x/y")
         XCTAssertNil(WebAddress(parsing: slashes).authority)
     }
+
+    /// Found by fuzzing: a combining mark joins the delimiter before it into one Character, so
+    /// splitting on Characters missed ":" and "/" ("htt:\u{06E2}/bz" lost its scheme).
+    func testDelimitersFollowedByCombiningMarksStillSplit() {
+        let a = WebAddress(parsing: "htt:\u{06E2}/bz")
+        XCTAssertEqual(a.scheme, "htt")
+        XCTAssertEqual(a.path, "\u{06E2}/bz")
+        XCTAssertEqual(WebAddress.resolve("\u{0301}x", against: "https://h.example/a/\u{0301}/b"),
+                       "https://h.example/a/\u{0301}/\u{0301}x")
+        XCTAssertEqual(WebAddress.resolve("./\u{0301}/../y", against: "https://h.example/a/"), "https://h.example/a/y")
+    }
 }

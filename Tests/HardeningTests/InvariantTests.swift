@@ -32,6 +32,8 @@ final class InvariantTests: XCTestCase {
 
     func testEventAttributeDetectionIgnoresText() {
         XCTAssertNoThrow(try Invariant.safeHTML("<p>turn on=off, <b>only</b> text</p>", "text"))
+        XCTAssertNoThrow(try Invariant.safeHTML("<p>javascript: the good parts</p>", "text"))
+        XCTAssertThrowsError(try Invariant.safeHTML("<a href=\"java\tscript:x\">x</a>", "split"))
         XCTAssertThrowsError(try Invariant.safeHTML("<p/onclick=alert(1)>x</p>", "slash"))
         XCTAssertThrowsError(try Invariant.safeHTML("<p ONMOUSEOVER = 'x'>x</p>", "spaces"))
     }
