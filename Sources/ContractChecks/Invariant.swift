@@ -47,17 +47,32 @@ public enum Invariant {
     public static func safeHTML(_ html: String, _ what: String) throws {
         let folded = html.lowercased()
         try check(!folded.contains("<script"), "\(what) has <script: \(html)")
-        // In text "javascript:" is harmless (an article about JavaScript); inside a tag it is a URL.
         for tag in tags(folded) {
-            let bare = tag.filter { !$0.isWhitespace && $0 != "\0" }
-            try check(!bare.contains("javascript:") && !bare.contains("vbscript:"), "\(what) has a script URL: \(html)")
+            for (name, value) in attributes(tag) {
+                try check(!name.hasPrefix("on"), "\(what) has the event attribute \(name): \(html)")
+                guard urlAttributes.contains(name), let value else { continue }
+                // What a browser does before it looks at the scheme: entities decoded, tabs and
+                // newlines removed, leading control characters and spaces skipped.
+                let url = HTMLEntities.decode(value).unicodeScalars
+                    .filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+                    .drop { $0.value <= 0x20 }
+                let text = String(String.UnicodeScalarView(url)).lowercased()
+                for scheme in ["javascript:", "vbscript:", "data:text/html"] {
+                    try check(!text.hasPrefix(scheme), "\(what) has \(scheme) in \(name): \(html)")
+                }
+            }
         }
-        try check(!hasEventAttribute(folded), "\(what) has an event attribute: \(html)")
     }
 
-    /// The text of each tag, from "<" to ">" (serialized HTML: attribute values never hold ">"
-    /// unescaped... except quoted ones, so quotes are followed).
-    private static func tags(_ html: String) -> [Substring] {
+    /// Attributes whose value a browser loads or navigates to.
+    static let urlAttributes: Set<String> = [
+        "href", "src", "srcset", "action", "formaction", "poster", "background", "cite", "longdesc",
+        "lowsrc", "dynsrc", "data", "xlink:href", "codebase", "usemap", "manifest", "ping",
+    ]
+
+    /// The text of each tag, from "<" to ">", following quoted attribute values (which may hold
+    /// ">"). Serialized HTML: "<" in text is always written "&lt;".
+    static func tags(_ html: String) -> [Substring] {
         var out: [Substring] = []
         var start: String.Index? = nil
         var quote: Character? = nil
@@ -80,34 +95,34 @@ public enum Invariant {
         return out
     }
 
-    /// ` on…=` inside a tag: an event handler attribute.
-    private static func hasEventAttribute(_ html: String) -> Bool {
-        var inTag = false
-        var quote: Character? = nil
-        var previous: Character = " "
-        var chars = Array(html)
-        chars.append(" ")
-        var i = 0
-        while i < chars.count - 2 {
-            let c = chars[i]
-            if let q = quote {
-                if c == q { quote = nil }
-            } else if c == "<" {
-                inTag = true
-            } else if c == ">" {
-                inTag = false
-            } else if inTag, c == "\"" || c == "'" {
-                quote = c
-            } else if inTag, c == "o", chars[i + 1] == "n", previous.isWhitespace || previous == "/" {
-                var j = i + 2
-                while j < chars.count, chars[j].isLetter { j += 1 }
-                while j < chars.count, chars[j].isWhitespace { j += 1 }
-                if j > i + 2, j < chars.count, chars[j] == "=" { return true }
-            }
-            previous = c
+    /// The attributes of one tag as (name, value) pairs, as an HTML tokenizer reads them.
+    static func attributes(_ tag: Substring) -> [(String, String?)] {
+        let chars = Array(tag.unicodeScalars)
+        var i = 1
+        func isSpace(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" }
+        while i < chars.count, !isSpace(chars[i]), chars[i] != ">", chars[i] != "/" { i += 1 }  // tag name
+        var out: [(String, String?)] = []
+        while i < chars.count {
+            while i < chars.count, isSpace(chars[i]) || chars[i] == "/" { i += 1 }
+            guard i < chars.count, chars[i] != ">" else { break }
+            var name = String.UnicodeScalarView()
+            repeat { name.append(chars[i]); i += 1 }
+            while i < chars.count && !isSpace(chars[i]) && chars[i] != "=" && chars[i] != ">" && chars[i] != "/"
+            while i < chars.count, isSpace(chars[i]) { i += 1 }
+            guard i < chars.count, chars[i] == "=" else { out.append((String(name), nil)); continue }
             i += 1
+            while i < chars.count, isSpace(chars[i]) { i += 1 }
+            var value = String.UnicodeScalarView()
+            if i < chars.count, chars[i] == "\"" || chars[i] == "'" {
+                let q = chars[i]; i += 1
+                while i < chars.count, chars[i] != q { value.append(chars[i]); i += 1 }
+                i += 1
+            } else {
+                while i < chars.count, !isSpace(chars[i]), chars[i] != ">" { value.append(chars[i]); i += 1 }
+            }
+            out.append((String(name), String(value)))
         }
-        return false
+        return out
     }
 }
 

@@ -29,6 +29,12 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
             switch c {
             case "\t", "\n", "\r": continue
             case " ": sc.append(contentsOf: ["%", "2", "0"])
+            case _ where c.value < 0x20 || c.value == 0x7F:
+                // Other control characters are percent-encoded (the URL standard's C0 control
+                // set): left raw, one at the end of the path would be trimmed away when the
+                // written address is read again (found by fuzzing: "ht:/\0\u{0C}").
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                sc.append(contentsOf: ["%", hex[Int(c.value >> 4)], hex[Int(c.value & 0xF)]])
             default: sc.append(c)
             }
         }

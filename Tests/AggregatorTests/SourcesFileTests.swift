@@ -113,4 +113,19 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(again.map(\.url), ["samples/a=b c"])
         XCTAssertEqual(again.map(\.tags), [["web"]])
     }
+
+    /// A file saved with CRLF line ends: "\r\n" is one Character in Swift, so splitting lines on
+    /// Characters read the whole file as one line.
+    func testCRLFLineEnds() throws {
+        let entries = try SourcesFile.parse("https://a.example/feed name=A\r\nhttps://b.example/feed\r\n")
+        XCTAssertEqual(entries.map(\.url), ["https://a.example/feed", "https://b.example/feed"])
+        XCTAssertEqual(entries.first?.name, "A")
+    }
+
+    /// Found by fuzzing: a quoted "\r" in a URL was written back bare, where it splits words.
+    func testCarriageReturnInAQuotedWordIsWrittenQuoted() throws {
+        let entries = try SourcesFile.parse("\"a\rb\" tags=x")
+        XCTAssertEqual(entries.map(\.url), ["a\rb"])
+        XCTAssertEqual(try SourcesFile.parse(entries[0].formatted).map(\.url), ["a\rb"])
+    }
 }

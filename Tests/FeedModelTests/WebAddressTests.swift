@@ -351,4 +351,12 @@ final class WebAddressTests: XCTestCase {
                        "https://h.example/a/\u{0301}/\u{0301}x")
         XCTAssertEqual(WebAddress.resolve("./\u{0301}/../y", against: "https://h.example/a/"), "https://h.example/a/y")
     }
+
+    /// Found by fuzzing: a control character left raw at the end of a path was trimmed away when
+    /// the written address was read again. Controls are percent-encoded, tabs and newlines dropped.
+    func testControlCharactersArePercentEncoded() {
+        XCTAssertEqual(WebAddress(parsing: "ht:/\0\u{0C}#x").description, "ht:/%00%0C#x")
+        XCTAssertEqual(WebAddress.resolve("", against: "ht:/\0\u{0C}#x"), "ht:/%00%0C")
+        XCTAssertEqual(WebAddress(parsing: "https://a.example/a\tb\nc").description, "https://a.example/abc")
+    }
 }
