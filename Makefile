@@ -12,7 +12,7 @@ BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
-.PHONY: all deps bench-deps build debug run test bench install uninstall clean crosscheck
+.PHONY: all deps bench-deps build debug run test bench install uninstall clean crosscheck fuzz test-sanitizers
 
 all: build
 
@@ -71,3 +71,12 @@ SHARED ?= ../shared
 crosscheck: bench-deps build
 	@test -d "$(SHARED)/bench" || { echo "crosscheck needs $(SHARED)/bench (set SHARED=path)" >&2; exit 1; }
 	/usr/bin/python3 tools/crosscheck.py "$(BIN)" --shared "$(SHARED)"
+
+# libFuzzer + ASan on every parser (tools/fuzz.sh): FUZZ_SECONDS per target (default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SHARED="$(SHARED)" tools/fuzz.sh $(FUZZ_TARGETS)
+
+# The test suite under AddressSanitizer, and its concurrent parts under ThreadSanitizer.
+test-sanitizers: deps
+	tools/test-sanitizers.sh $(SANITIZERS)
