@@ -124,6 +124,27 @@ enum Schema {
         -- is two nested index scans and never a sort.
         CREATE INDEX sources_by_name ON sources (lower(coalesce(name, feed_title, url)), id);
         """,
+        // Image cache metadata (see `FeedStore+ImageCache.swift`): one row per image URL, the
+        // file named by the URL's hash; failures are rows too (the negative cache).
+        """
+        CREATE TABLE image_cache (
+            url           TEXT    PRIMARY KEY CHECK (url <> ''),
+            file_key      TEXT    NOT NULL,
+            type          TEXT    CHECK (type IN ('jpeg', 'png', 'gif', 'webp', 'avif')),
+            bytes         INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+            width         INTEGER,
+            height        INTEGER,
+            etag          TEXT,
+            last_modified TEXT,
+            fetched_at    INTEGER NOT NULL,
+            last_used_at  INTEGER NOT NULL,
+            expires_at    INTEGER NOT NULL,
+            failures      INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+            retry_at      INTEGER,
+            last_error    TEXT
+        ) STRICT;
+        CREATE INDEX image_cache_by_use ON image_cache (last_used_at) WHERE type IS NOT NULL;
+        """,
         // Append migration 3 here (FTS5 search, image cache…); never edit the ones above.
     ]
 
