@@ -45,7 +45,7 @@ public struct ImageRecord: Hashable, Sendable {
     public var isStored: Bool { type != nil }
 }
 
-// The image cache's metadata (migration 3, table `image_cache`).
+// The image cache's metadata (migration 3, table `cached_images`).
 extension FeedStore {
     private static let imageColumns = """
         url, file_key, type, bytes, width, height, etag, last_modified, fetched_at, last_used_at,
@@ -54,7 +54,7 @@ extension FeedStore {
 
     /// The row of `url`, or nil.
     public func imageRecord(url: String) throws -> ImageRecord? {
-        try readImages("SELECT \(Self.imageColumns) FROM image_cache WHERE url = ?1", [.text(url)]).first
+        try readImages("SELECT \(Self.imageColumns) FROM cached_images WHERE url = ?1", [.text(url)]).first
     }
 
     /// The rows of these URLs (those that have one), in one query.
@@ -62,19 +62,19 @@ extension FeedStore {
         guard !urls.isEmpty else { return [:] }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let rows = try readImages(
-            "SELECT \(Self.imageColumns) FROM image_cache WHERE url IN (SELECT value FROM json_each(?1))", [.text(json)])
+            "SELECT \(Self.imageColumns) FROM cached_images WHERE url IN (SELECT value FROM json_each(?1))", [.text(json)])
         return Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Every row, least recently used first (eviction order).
     public func imageRecords() throws -> [ImageRecord] {
-        try readImages("SELECT \(Self.imageColumns) FROM image_cache ORDER BY last_used_at, url", [])
+        try readImages("SELECT \(Self.imageColumns) FROM cached_images ORDER BY last_used_at, url", [])
     }
 
     /// Inserts or replaces the row of `record.url`.
     public func saveImage(_ record: ImageRecord) throws {
         let statement = try db.prepare("""
-            INSERT OR REPLACE INTO image_cache (\(Self.imageColumns))
+            INSERT OR REPLACE INTO cached_images (\(Self.imageColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
             """)
         try db.writeTransaction {
@@ -92,7 +92,7 @@ extension FeedStore {
         guard !urls.isEmpty else { return }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let statement = try db.prepare("""
-            UPDATE image_cache SET last_used_at = ?1, expires_at = max(expires_at, ?2)
+            UPDATE cached_images SET last_used_at = ?1, expires_at = max(expires_at, ?2)
             WHERE type IS NOT NULL AND url IN (SELECT value FROM json_each(?3))
             """)
         try db.writeTransaction { try statement.execute([SQLValue(now), SQLValue(expiresAt), .text(json)]) }
@@ -103,7 +103,7 @@ extension FeedStore {
     public func deleteImages(_ urls: [String]) throws -> Int {
         guard !urls.isEmpty else { return 0 }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
-        let statement = try db.prepare("DELETE FROM image_cache WHERE url IN (SELECT value FROM json_each(?1))")
+        let statement = try db.prepare("DELETE FROM cached_images WHERE url IN (SELECT value FROM json_each(?1))")
         return try db.writeTransaction {
             try statement.execute([.text(json)])
             return db.changes
@@ -113,7 +113,7 @@ extension FeedStore {
     /// Deletes every row; returns how many there were.
     @discardableResult
     public func clearImages() throws -> Int {
-        let statement = try db.prepare("DELETE FROM image_cache")
+        let statement = try db.prepare("DELETE FROM cached_images")
         return try db.writeTransaction {
             try statement.execute([])
             return db.changes

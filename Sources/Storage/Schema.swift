@@ -127,7 +127,7 @@ enum Schema {
         // Image cache metadata (see `FeedStore+ImageCache.swift`): one row per image URL, the
         // file named by the URL's hash; failures are rows too (the negative cache).
         """
-        CREATE TABLE image_cache (
+        CREATE TABLE cached_images (
             url           TEXT    PRIMARY KEY CHECK (url <> ''),
             file_key      TEXT    NOT NULL,
             type          TEXT    CHECK (type IN ('jpeg', 'png', 'gif', 'webp', 'avif')),
@@ -143,7 +143,7 @@ enum Schema {
             retry_at      INTEGER,
             last_error    TEXT
         ) STRICT;
-        CREATE INDEX image_cache_by_use ON image_cache (last_used_at) WHERE type IS NOT NULL;
+        CREATE INDEX cached_images_by_use ON cached_images (last_used_at) WHERE type IS NOT NULL;
         """,
         // Append migration 3 here (FTS5 search, image cache…); never edit the ones above.
     ]

@@ -52,6 +52,30 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "cache", "stats"]).stdout.prefix(9), "images: 0")
     }
 
+    func testUpdateWithImagesFillsTheCache() throws {
+        let dir = TemporaryDirectory("feeds-cli-html")
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/p.gif", ScriptedResponse(status: 200, body: Array("GIF89a".utf8) + [8, 0, 4, 0, 0, 0]))
+        // Dated an hour ago: inside the 7 days whose images `update --images` fetches.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(-3_600))
+        let feed = """
+            <rss version="2.0"><channel><title>P</title><item><guid>1</guid><title>Pic</title>
+            <enclosure url="\(server.url("/p.gif"))" type="image/gif" length="12"/><pubDate>\(date)</pubDate></item></channel></rss>
+            """
+        try feed.write(to: dir.file("p.rss"), atomically: true, encoding: .utf8)
+        try "p.rss\n".write(to: dir.file("sources"), atomically: true, encoding: .utf8)
+        let update = try FeedsCommand.run(["--home", dir.path, "update", "--all", "--images", "--verbose"])
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertTrue(update.stdout.contains("images: 1 downloaded, 0 not modified, 0 failed"), update.stdout)
+        XCTAssertEqual(server.requests(path: "/p.gif").count, 1)
+        XCTAssertTrue(try FeedsCommand.run(["--home", dir.path, "cache", "stats"]).stdout.hasPrefix("images: 1 (12 bytes"))
+    }
+
     func testUsageErrors() throws {
         let dir = TemporaryDirectory("feeds-cli-html")
         try "".write(to: dir.file("sources"), atomically: true, encoding: .utf8)
