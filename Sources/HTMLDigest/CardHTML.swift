@@ -1,6 +1,9 @@
+import Dispatch
 import FeedModel
+import Foundation
 import Markup
 import Storage
+import Synchronization
 
 /// The markup of one card: picture, title, source and age, excerpt, enclosures. Every string
 /// goes through `HTMLEscaping`; URLs are written only when they are http(s) or mailto (the card
@@ -75,22 +78,44 @@ struct CardHTML {
     /// leave a tag open, and it is escaped like every other string.
     mutating func excerpt(_ stored: StoredCard) -> String {
         if let excerpt = excerpts[stored.id] { return excerpt }
-        var text = ""
-        if let description = stored.card.description {
-            // The text of the first few KB is plenty for 220 characters: converting whole
-            // articles was most of the time of writing a large site. The cut goes before a
-            // space or after a tag end, so no word or entity is split; libxml2 closes the
-            // elements left open. Too little text in the head (markup-heavy): the whole body.
-            text = Self.headText(description, bytes: 800)
-            if text.count < Self.excerptLength && description.utf8.count > 800 {
-                text = Self.oneLine(HTMLText.plainText(description))
-            }
-            // A title-less card shows the start of its text as title: do not repeat it.
-            if stored.card.title == nil || stored.card.title?.isEmpty == true { text = "" }
-            text = Self.cut(text, at: Self.excerptLength)
-        }
+        let text = Self.makeExcerpt(stored)
         excerpts[stored.id] = text
         return text
+    }
+
+    /// Computes the excerpts of `cards` ahead, on every core: turning descriptions into text
+    /// is most of the work of writing a large site, and each card's is independent (Markup
+    /// keeps no shared state; libxml2 parses separate documents on separate threads).
+    mutating func prepareExcerpts(_ cards: [StoredCard]) {
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, cards.count / 200))
+        let results = Mutex<[[(CardID, String)]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var part: [(CardID, String)] = []
+            var i = chunk
+            while i < cards.count {
+                part.append((cards[i].id, Self.makeExcerpt(cards[i])))
+                i += chunks
+            }
+            results.withLock { $0[chunk] = part }
+        }
+        for part in results.withLock({ $0 }) {
+            for (id, text) in part { excerpts[id] = text }
+        }
+    }
+
+    static func makeExcerpt(_ stored: StoredCard) -> String {
+        guard let description = stored.card.description else { return "" }
+        // A title-less card shows the start of its text as title: do not repeat it.
+        if stored.card.title == nil || stored.card.title?.isEmpty == true { return "" }
+        // The text of the head is plenty for 220 characters: converting whole articles was
+        // most of the time of writing a large site. The cut goes before a space or after a
+        // tag end, so no word or entity is split; libxml2 closes the elements left open. Too
+        // little text in the head (markup-heavy): the whole body.
+        var text = headText(description, bytes: 800)
+        if text.count < excerptLength && description.utf8.count > 800 {
+            text = oneLine(HTMLText.plainText(description))
+        }
+        return cut(text, at: excerptLength)
     }
 
     /// The collapsed plain text of the first `bytes` bytes of `html` (all of it when shorter).

@@ -39,6 +39,7 @@ public struct DigestWriter {
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
         var cards = CardHTML(images: images)
+        cards.prepareExcerpts(model.all)
         let pages = SitePages(model: model, options: options)
 
         try files.write("style.css", Stylesheet.css)

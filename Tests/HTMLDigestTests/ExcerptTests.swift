@@ -1,4 +1,5 @@
 import FeedModel
+import Storage
 @testable import HTMLDigest
 import XCTest
 
@@ -28,5 +29,29 @@ final class ExcerptTests: XCTestCase {
         XCTAssertEqual(CardHTML.age(of: Timestamp(secondsSince1970: 1_000_000 - 5 * 3_600 - 1), now: now), "5 h ago")
         XCTAssertEqual(CardHTML.age(of: Timestamp(secondsSince1970: 1_000_000 - 30 * 3_600), now: now), "1 day ago")
         XCTAssertEqual(CardHTML.age(of: Timestamp(secondsSince1970: 1_000_000 - 3 * 86_400), now: now), "3 days ago")
+    }
+}
+
+/// Excerpts computed ahead on every core are the ones computed one by one.
+final class ParallelExcerptTests: DigestTestCase {
+    func testPreparedExcerptsEqualSerialOnes() throws {
+        let source = try store.upsertSource(SourceConfiguration(url: "https://many.example/feed"), now: now)
+        let cards = (0..<1_000).map { i in
+            Card(id: "c\(i)", title: "Card \(i)", description: "<p>Item \(i): " + String(repeating: "<b>word</b> \(i) &amp; ", count: i % 90) + "</p>",
+                 link: "https://many.example/\(i)", published: hoursAgo(Int64(i)))
+        }
+        try store.saveFetch(sourceID: source, feed: FeedInfo(), cards: cards, validators: CacheValidators(), now: now, nextDue: nil)
+        let stored = try store.cards()
+        var html = CardHTML(images: [:])
+        html.prepareExcerpts(stored)
+        var serial = CardHTML(images: [:])
+        for card in stored {
+            XCTAssertEqual(html.excerpt(card), CardHTML.makeExcerpt(card))
+            XCTAssertEqual(serial.excerpt(card), CardHTML.makeExcerpt(card))
+        }
+        XCTAssertEqual(html.excerpt(stored.first!), "Item 0:")  // newest first: card 0
+        let long = try XCTUnwrap(stored.first { $0.card.id == "c89" })
+        XCTAssertTrue(html.excerpt(long).hasPrefix("Item 89: word 89 & word 89"))
+        XCTAssertTrue(html.excerpt(long).hasSuffix("…"))
     }
 }
