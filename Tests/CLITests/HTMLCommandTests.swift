@@ -86,3 +86,16 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "cache", "shrink"]).status, 2)
     }
 }
+
+/// Two runs a minute apart with `--since 7d` write the same pages (the window starts on the hour).
+final class HTMLSinceTests: XCTestCase {
+    func testRelativeSinceStartsOnTheHour() throws {
+        let dir = TemporaryDirectory("feeds-cli-html")
+        try "".write(to: dir.file("sources"), atomically: true, encoding: .utf8)
+        let site = dir.path + "/site"
+        XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "7d", "--no-images"]).status, 0)
+        let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        let range = try XCTUnwrap(index.range(of: #"Cards since \d{4}-\d\d-\d\d \d\d:00 UTC"#, options: .regularExpression))
+        XCTAssertFalse(index[range].isEmpty)
+    }
+}
