@@ -7,6 +7,10 @@ import Foundation
 /// URL in anything that loads: `src`, `srcset`, `poster`, `data`, a stylesheet or icon link,
 /// a `url(` in a style attribute), or a page without the no-script Content-Security-Policy.
 enum PageChecker {
+    /// Attributes whose value is a URL (text in `alt` or `title` may mention "javascript:").
+    static let urlAttributes: Set<String> = ["href", "src", "srcset", "action", "formaction", "poster", "data", "background",
+                                             "cite", "longdesc", "lowsrc", "ping", "xlink:href", "manifest", "usemap"]
+
     static func problems(in html: String, name: String) -> [String] {
         var problems: [String] = []
         let bytes = Array(html.utf8)
@@ -45,7 +49,9 @@ enum PageChecker {
                         let value = attribute(n, attrName) ?? ""
                         let lower = value.lowercased().filter { !$0.isWhitespace }
                         if attrName.hasPrefix("on") { problems.append("\(name): event attribute \(attrName) on <\(tag)>") }
-                        if lower.contains("javascript:") || lower.contains("vbscript:") { problems.append("\(name): script URL in \(attrName)") }
+                        if urlAttributes.contains(attrName), lower.hasPrefix("javascript:") || lower.hasPrefix("vbscript:") || lower.hasPrefix("data:text/html") {
+                            problems.append("\(name): script URL in \(attrName)")
+                        }
                         if ["src", "srcset", "poster", "data", "background", "lowsrc"].contains(attrName) {
                             for part in value.split(separator: ",") where isExternal(String(part)) {
                                 problems.append("\(name): external request \(attrName)=\(value)")
