@@ -33,19 +33,4 @@ for rep in $(seq "$BENCH_REPS"); do
 	printf '%s\t%s\t%s\n' "$files" "$rewritten" "$bytes" >>"$BENCH_WORK/files.tsv"
 done
 echo
-"$PY" - "$RES" "$CARDS" "$BENCH_WORK/files.tsv" <<'PYEOF'
-import statistics, sys
-runs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-files = [l.split("\t") for l in open(sys.argv[3]) if l.strip()]
-print(f"html: site for {sys.argv[2]} cards (median of {len(files)})")
-print(f"  {'pass':8} {'wall_s':>7} {'cpu_s':>6} {'rss_MB':>7}  files")
-for kind in ("cold", "rerun"):
-    rows = [r for r in runs if r[1] == kind]
-    wall = statistics.median(float(r[3]) for r in rows); cpu = statistics.median(float(r[4]) for r in rows)
-    rss = statistics.median(int(r[5] or 0) for r in rows) / 1024
-    n = statistics.median(int(f[0]) for f in files) if kind == "cold" else statistics.median(int(f[1]) for f in files)
-    print(f"  {kind:8} {wall:7.3f} {cpu:6.2f} {rss:7.1f}  {int(n)} {'written' if kind == 'cold' else 'rewritten'}")
-cold = statistics.median(float(r[3]) for r in runs if r[1] == "cold")
-print(f"  goal: cold write under 1 s: {'met' if cold < 1 else 'NOT met'} ({cold:.3f} s); rerun rewrites almost nothing: "
-      f"{'met' if max(int(f[1]) for f in files) <= 2 else 'NOT met'}")
-PYEOF
+bounded "$PY" "$BENCH_DIR/report.py" html "$CARDS" "$RES" "$BENCH_WORK/files.tsv"
