@@ -27,6 +27,19 @@ final class SiteFiles {
     init(root: String) throws {
         self.root = root
         try makeFolder(root)
+        for folder in ["", "archive", "sources", "images"] { removeOrphanedTemporaries(in: folder) }
+    }
+
+    /// Deletes `.tmp-PID-NAME` files whose writer is gone (killed between writing and
+    /// renaming); those of a live process (another `feeds html` writing here now) stay.
+    private func removeOrphanedTemporaries(in folder: String) {
+        let dir = folder.isEmpty ? root : root + "/" + folder
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names where name.hasPrefix(".tmp-") {
+            let pid = name.dropFirst(5).prefix { $0.isNumber }
+            guard let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(dir + "/" + name)
+        }
     }
 
     /// Puts `bytes` at `relative` unless the file already holds exactly them.

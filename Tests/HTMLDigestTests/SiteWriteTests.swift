@@ -41,6 +41,23 @@ final class SiteWriteTests: DigestTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: site + "/sources/1.html"))
     }
 
+    func testTemporariesOfADeadWriterAreSweptAndALiveOnesKept() throws {
+        try fillStore()
+        try writeSite()
+        // A child that has exited: its pid is free (until reused, which a test cannot rule out
+        // but which takes a pid wrap-around).
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = site + "/archive/.tmp-\(child.processIdentifier)-2026-11-29.html"
+        let live = site + "/.tmp-1-index.html"  // pid 1 is always alive
+        for path in [dead, live] { try Data("half a pa".utf8).write(to: URL(fileURLWithPath: path)) }
+        try writeSite()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live))
+    }
+
     func testReadersNeverSeeAHalfWrittenPage() throws {
         try fillStore()
         try writeSite()
@@ -75,7 +92,7 @@ final class SiteWriteTests: DigestTestCase {
         readers.wait()
         XCTAssertFalse(bad.isSet, "a reader saw a partial or missing index.html")
         XCTAssertGreaterThan(reads.value, 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".tmp-\(getpid())") }
         XCTAssertEqual(leftovers, [])
     }
 }
