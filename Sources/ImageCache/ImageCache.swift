@@ -52,7 +52,7 @@ public enum ImageCacheError: Error, LocalizedError, Equatable, Sendable {
     }
 }
 
-/// Images on disk, named by a hash of their URL, with metadata in the database (migration 3):
+/// Images on disk, named by a hash of their URL, with metadata in the database (table `cached_images`):
 /// what SUSI's iOS client got from Kingfisher, for static pages. The type comes from the bytes
 /// (`ImageSniffer`); a size cap per image and in total (least recently used go first); an
 /// expiry renewed by use; failures remembered with exponential back-off so a dead image URL is

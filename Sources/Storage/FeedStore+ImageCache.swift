@@ -45,7 +45,7 @@ public struct ImageRecord: Hashable, Sendable {
     public var isStored: Bool { type != nil }
 }
 
-// The image cache's metadata (migration 3, table `cached_images`).
+// The image cache's metadata (table `cached_images`, one self-contained migration).
 extension FeedStore {
     private static let imageColumns = """
         url, file_key, type, bytes, width, height, etag, last_modified, fetched_at, last_used_at,

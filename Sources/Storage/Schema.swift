@@ -124,7 +124,18 @@ enum Schema {
         -- is two nested index scans and never a sort.
         CREATE INDEX sources_by_name ON sources (lower(coalesce(name, feed_title, url)), id);
         """,
-        // Image cache metadata (see `FeedStore+ImageCache.swift`): one row per image URL, the
+        // 3: page previews for search cards (issue 4): the og:image/twitter:image/image_src a
+        // result's page declared, NULL when it declared none or could not be read, with the
+        // time it was looked at (entries expire: see PagePreviewPolicy in the Aggregator).
+        // Self-contained: no other table refers to it or is referred to.
+        """
+        CREATE TABLE page_previews (
+            page_url   TEXT    PRIMARY KEY CHECK (page_url <> ''),
+            image_url  TEXT,
+            checked_at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        """,
+        // 4: image cache metadata (see `FeedStore+ImageCache.swift`): one row per image URL, the
         // file named by the URL's hash; failures are rows too (the negative cache).
         """
         CREATE TABLE cached_images (
@@ -145,7 +156,7 @@ enum Schema {
         ) STRICT;
         CREATE INDEX cached_images_by_use ON cached_images (last_used_at) WHERE type IS NOT NULL;
         """,
-        // Append migration 3 here (FTS5 search, image cache…); never edit the ones above.
+        // Append migration 5 here (FTS5 search…); never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.
