@@ -47,11 +47,11 @@ enum Stylesheet {
     .switcher a { display: inline-block; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; }
     .switcher a[aria-current="page"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
     .row {
-      display: grid; grid-auto-flow: column; grid-auto-columns: min(var(--card-w), 80vw); gap: .75rem;
+      display: flex; gap: .75rem; align-items: stretch;
       overflow-x: auto; overscroll-behavior-x: contain; scroll-snap-type: x mandatory;
       padding: .25rem .25rem .75rem; margin: 0 -.25rem;
     }
-    .row > .card { scroll-snap-align: start; }
+    .row > .card { flex: 0 0 min(var(--card-w), 80vw); scroll-snap-align: start; }
     .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(var(--card-w), 100%), 1fr)); gap: .75rem; }
     .card {
       display: flex; flex-direction: column; min-width: 0; background: var(--card);
@@ -63,7 +63,7 @@ enum Stylesheet {
       background: linear-gradient(135deg, var(--ph) 25%, var(--ph2) 25% 50%, var(--ph) 50% 75%, var(--ph2) 75%) 0 0 / 24px 24px;
     }
     .card.image-answer { grid-column: span 2; }
-    .row > .card.image-answer { grid-column: auto; width: min(calc(var(--card-w) * 2), 90vw); }
+    .row > .card.image-answer { flex-basis: min(calc(var(--card-w) * 2), 90vw); }
     .card.image-answer .pic { aspect-ratio: 4 / 3; }
     .card.image-answer .pic img { object-fit: contain; }
     .card .title { font-size: 1rem; margin: .6rem .75rem .2rem; line-height: 1.3; overflow-wrap: anywhere; }

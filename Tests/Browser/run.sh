@@ -44,7 +44,10 @@ trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 50); do PORT=$(grep -o 'port [0-9]*' "$OUT/http.log" | grep -o '[0-9]*' || true); [ -n "$PORT" ] && break; sleep 0.1; done
 [ -n "${PORT:-}" ] || { echo "http.server did not start"; exit 1; }
 python3 "$ROOT/Tests/Browser/sample_site.py" "$OUT/www" "http://127.0.0.1:$PORT" >/dev/null
-{ sed "s#^samples/#$ROOT/Feeds/samples/#" "$ROOT/Feeds/sources"; echo "$OUT/www/pics.rss name=\"Photo essays\" tags=photos"; } >"$HOME_DIR/sources"
+# The demo's sources (feeds and saved searches answered from bundled files, relative to the
+# sources file: a link to Feeds/samples makes them resolve), plus the pictures.
+ln -sfn "$ROOT/Feeds/samples" "$HOME_DIR/samples"
+{ cat "$ROOT/Feeds/sources"; echo "$OUT/www/pics.rss name=\"Photo essays\" tags=photos"; } >"$HOME_DIR/sources"
 "$BIN" --home "$HOME_DIR" update --all >/dev/null
 "$BIN" --home "$HOME_DIR" html --out "$OUT/site" --since 60d --title "feeds digest" >/dev/null
 SITE=file://$OUT/site
