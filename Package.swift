@@ -29,10 +29,15 @@ let package = Package(
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.
         .target(name: "Aggregator", dependencies: ["FeedModel", "FeedParsing", "Fetching", "Storage"]),
+        // Static digest pages from stored cards. Knows no fetching: images come in as files.
+        .target(name: "HTMLDigest", dependencies: ["FeedModel", "Markup", "Storage"]),
+        // Images on disk by URL hash, metadata in the store, downloads through the fetcher.
+        .target(name: "ImageCache", dependencies: ["FeedModel", "Fetching", "Storage"]),
 
         .executableTarget(
             name: "feeds",
-            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator"]
+            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
+                           "HTMLDigest", "ImageCache"]
         ),
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
@@ -43,6 +48,8 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
+        .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@
 
   report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
   report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
+  report.py html CARDS RUNS.tsv FILES.tsv       (FILES: files written cold, rewritten by the rerun, KB)
 
 FILES.tsv: name bytes items(generator)
 RUNS.tsv:  tool file rep wall_s cpu_s rss_kb rc stderr_lines   (bench/lib.sh measure)
@@ -128,13 +129,36 @@ def update(feeds, runs_tsv, items_tsv):
     print("  feeds peak RSS                 %6.1f MB (goal <= 40 MB)" % rss)
 
 
+def html(cards, runs_tsv, files_tsv):
+    """Cold write and rerun of the digest site: medians of wall, cpu, RSS; files written."""
+    import statistics
+    runs = [l.rstrip("\n").split("\t") for l in open(runs_tsv) if l.strip()]
+    files = [l.rstrip("\n").split("\t") for l in open(files_tsv) if l.strip()]
+    print("html: site for %s cards (median of %d)" % (cards, len(files)))
+    print("  %-8s %7s %6s %7s  files" % ("pass", "wall_s", "cpu_s", "rss_MB"))
+    med = {}
+    for kind in ("cold", "rerun"):
+        rows = [r for r in runs if r[1] == kind]
+        wall = statistics.median(float(r[3]) for r in rows)
+        cpu = statistics.median(float(r[4]) for r in rows)
+        rss = statistics.median(int(r[5] or 0) for r in rows) / 1024
+        n = statistics.median(int(f[0 if kind == "cold" else 1]) for f in files)
+        med[kind] = wall
+        print("  %-8s %7.3f %6.2f %7.1f  %d %s" % (kind, wall, cpu, rss, n, "written" if kind == "cold" else "rewritten"))
+    worst = max(int(f[1]) for f in files)
+    print("  cold write %.3f s (goal < 1 s: %s); rerun rewrote at most %d files (goal: almost none: %s)"
+          % (med["cold"], "met" if med["cold"] < 1 else "NOT met", worst, "met" if worst <= 2 else "NOT met"))
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update", "html"):
         sys.exit(__doc__)
     if sys.argv[1] == "parse":
         parse(*sys.argv[2:5])
     elif sys.argv[1] == "update":
         update(*sys.argv[2:5])
+    elif sys.argv[1] == "html":
+        html(*sys.argv[2:5])
 
 
 if __name__ == "__main__":

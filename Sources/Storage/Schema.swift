@@ -135,7 +135,28 @@ enum Schema {
             checked_at INTEGER NOT NULL
         ) STRICT, WITHOUT ROWID;
         """,
-        // Append migration 4 here (FTS5 search, image cache…); never edit the ones above.
+        // 4: image cache metadata (see `FeedStore+ImageCache.swift`): one row per image URL, the
+        // file named by the URL's hash; failures are rows too (the negative cache).
+        """
+        CREATE TABLE cached_images (
+            url           TEXT    PRIMARY KEY CHECK (url <> ''),
+            file_key      TEXT    NOT NULL,
+            type          TEXT    CHECK (type IN ('jpeg', 'png', 'gif', 'webp', 'avif')),
+            bytes         INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+            width         INTEGER,
+            height        INTEGER,
+            etag          TEXT,
+            last_modified TEXT,
+            fetched_at    INTEGER NOT NULL,
+            last_used_at  INTEGER NOT NULL,
+            expires_at    INTEGER NOT NULL,
+            failures      INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+            retry_at      INTEGER,
+            last_error    TEXT
+        ) STRICT;
+        CREATE INDEX cached_images_by_use ON cached_images (last_used_at) WHERE type IS NOT NULL;
+        """,
+        // Append migration 5 here (FTS5 search…); never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -13,6 +13,8 @@ enum CLI {
             ImportCommand.self,
             ExportCommand.self,
             ParseCommand.self,
+            HTMLCommand.self,
+            CacheCommand.self,
         ]
     }
 
