@@ -28,11 +28,13 @@ let package = Package(
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.
-        .target(name: "Aggregator", dependencies: ["FeedModel", "FeedParsing", "Fetching", "Storage"]),
+        .target(name: "Aggregator", dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage"]),
+        // The text reader: cards from the store to wrapped terminal text or JSON. No fetching.
+        .target(name: "Reader", dependencies: ["FeedModel", "Markup", "Storage"]),
 
         .executableTarget(
             name: "feeds",
-            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator"]
+            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator", "Reader"]
         ),
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import Markup
 import Storage
 
 /// The sources file and the database together: what every command that touches sources opens.
@@ -22,6 +23,8 @@ public final class Workspace {
         self.paths = paths
         entries = try SourcesFile.read(path: paths.sourcesFile)
         store = try FeedStore(path: paths.database)
+        // The search index holds the words of descriptions, not their markup (see SearchIndex).
+        store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
         try sync(now: now)
     }
 

@@ -9,8 +9,32 @@ extension FeedStore {
         return try readCards(listing.sql, listing.values)
     }
 
-    /// The SELECT (and its parameters) of a listing; internal so tests can EXPLAIN it.
-    static func listing(_ query: CardQuery, order: CardOrder) -> (sql: String, values: [SQLValue]) {
+    /// Cards matching both `query` and the full-text search `text` (title, description text and
+    /// author; see `SearchIndex`), in `order`; `.relevance` (the default) puts the best bm25
+    /// match first, then the `newest` order.
+    ///
+    /// `text` is FTS5 query syntax: words (all must match: implicit AND), `"a phrase"`, `pref*`,
+    /// `AND`/`OR`/`NOT` (upper case), parentheses, `title:word`, `author:word`,
+    /// `description:word`. Case and diacritics are folded ("cafe" finds "Café"). A query SQLite
+    /// cannot parse, or a blank one, throws `StorageError.badSearchQuery` with the reason.
+    public func search(_ text: String, query: CardQuery = CardQuery(), order: CardOrder = .relevance) throws -> [StoredCard] {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
+        }
+        try refreshSearchIndex()
+        let listing = Self.listing(query, order: order, search: text)
+        do {
+            return try readCards(listing.sql, listing.values)
+        } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
+            // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
+            // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
+            throw StorageError.badSearchQuery(query: text, reason: message)
+        }
+    }
+
+    /// The SELECT (and its parameters) of a listing, optionally of search matches only;
+    /// internal so tests can EXPLAIN it.
+    static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil) -> (sql: String, values: [SQLValue]) {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
@@ -22,7 +46,20 @@ extension FeedStore {
             // index, then a sort): sources by name outside, each source's cards by index inside.
             from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
         }
-        let orderBy = order.orderBy
+        var orderBy = order.orderBy
+        if let search {
+            if order == .relevance {
+                // bm25 is computed per match: the matches (only they) are sorted.
+                filter.add("card_search MATCH ?", .text(search))
+                from = "card_search JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id"
+                orderBy = "card_search.rank, " + CardOrder.newestOrderBy
+            } else {
+                // Other orders: SQLite either walks the order's index testing membership in the
+                // matches, or looks the matches up by id and sorts only them; either way it
+                // never sorts every card.
+                filter.add("c.id IN (SELECT rowid FROM card_search WHERE card_search MATCH ?)", .text(search))
+            }
+        }
         var values = filter.values
         var limitClause = ""
         if let limit = query.limit {
