@@ -71,7 +71,7 @@ public struct Digest {
         for line in TextWrap.wrap(meta.joined(separator: " · "), width: style.width, indent: Self.indent) {
             lines.append(style.styled(line, .meta))
         }
-        if let link = card.link {
+        if let link = card.link, link != title {
             for line in TextWrap.wrap(link, width: style.width, indent: Self.indent) { lines.append(style.styled(line, .link)) }
         }
         if !text.isEmpty {
