@@ -21,7 +21,12 @@ extension FeedStore {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
         }
-        try refreshSearchIndex()
+        do {
+            try refreshSearchIndex()
+        } catch StorageError.locked {
+            // An update holding the write lock past the busy timeout: search what is indexed;
+            // the update indexes its cards when it ends.
+        }
         let listing = Self.listing(query, order: order, search: text)
         do {
             return try readCards(listing.sql, listing.values)

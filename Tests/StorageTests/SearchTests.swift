@@ -80,6 +80,26 @@ final class SearchTests: StoreTestCase {
         XCTAssertEqual(try found("kiwi", order: .title), ["strong", "twinB", "twinA", "weak"])
     }
 
+    /// Every order on matches with equal dates, missing dates and missing titles: the tie breaks
+    /// of `CardOrder` hold for search results too, and the non-matching card never shows.
+    func testEveryOrderOnMatchesWithEqualAndMissingDates() throws {
+        let other = try addSource("https://a.example/feed", name: "Alpha")
+        try save([card("a", "plum one", published: t(2)), card("b", "Plum two", published: t(2)),
+                  card("c", nil, description: "plum, untitled"), card("d", "plum undated"),
+                  card("x", "pear", published: t(3))], to: source, at: t(10))
+        try save([card("e", "plum alpha", published: t(1))], to: other, at: t(11))
+        XCTAssertEqual(try found("plum", order: .newest), ["b", "a", "e", "d", "c"], "equal dates: saved later first; undated last")
+        XCTAssertEqual(try found("plum", order: .oldest), ["e", "a", "b", "c", "d"])
+        XCTAssertEqual(try found("plum", order: .source), ["e", "b", "a", "d", "c"], "Alpha before Feed")
+        XCTAssertEqual(try found("plum", order: .title), ["e", "a", "b", "d", "c"], "untitled last")
+        let ranked = try found("plum", order: .relevance)
+        XCTAssertEqual(Set(ranked), ["a", "b", "c", "d", "e"])
+        XCTAssertEqual(ranked.last, "c", "a match in the description weighs less than one in a title")
+        for order in CardOrder.all {
+            XCTAssertEqual(try found("plum", order: order), try found("plum", order: order), "stable: \(order)")
+        }
+    }
+
     func testSearchKeepsTheQueryFilters() throws {
         let other = try addSource("https://other.example/feed", name: "Other", tags: ["news"])
         try save([card("a", "apple pie", published: t(1)), card("b", "apple tart", published: t(2))], to: source, at: t(3))
