@@ -30,7 +30,7 @@ public final class Workspace {
 
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
-        let stored = Dictionary(try store.sources().map { ($0.configuration.url, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+        let stored = Dictionary(try store.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in entries {
             let configuration = entry.configuration
             if stored[entry.url] != configuration { try store.upsertSource(configuration, now: now) }

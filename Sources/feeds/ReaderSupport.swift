@@ -27,7 +27,7 @@ enum ReaderOptions {
     /// `--source NAME|URL`: the source's id.
     static func source(_ name: String, in store: FeedStore, command: String) throws -> SourceID {
         if let byName = try store.sources(named: name).first { return byName.id }
-        if let byURL = try store.sources().first(where: { $0.configuration.url == name }) { return byURL.id }
+        if let byURL = try store.source(url: name) { return byURL.id }
         throw UsageError("no source named '\(name)' (see 'feeds sources' for names and URLs)", command: command)
     }
 

@@ -100,6 +100,30 @@ final class SearchTests: StoreTestCase {
         }
     }
 
+    /// A limited search in a listing order either walks the order's index or sorts the matches
+    /// (see `walksOrder`): both plans give the same cards in the same order, and each plan is
+    /// the one its SQL says.
+    func testBothSearchPlansGiveTheSameCards() throws {
+        let other = try addSource("https://a.example/feed", name: "Alpha")
+        try save((0..<30).map { i in card("f\(i)", i % 3 == 0 ? "fig \(i)" : "date \(i)",
+                                         published: i % 5 == 0 ? nil : t(i % 4)) }, to: source, at: t(10))
+        try save((0..<10).map { i in card("a\(i)", "fig alpha \(i)", published: t(1)) }, to: other, at: t(11))
+        _ = try store.markRead(.cards([CardID(rawValue: 3), CardID(rawValue: 31)]))
+        try store.refreshSearchIndex()
+        for order in CardOrder.all where order != .relevance {
+            for query in [CardQuery(limit: 7), CardQuery(unreadOnly: true, limit: 5), CardQuery(sourceID: source, limit: 4),
+                          CardQuery(since: t(2), limit: 50)] {
+                let walked = FeedStore.listing(query, order: order, search: "fig", walk: true)
+                let sorted = FeedStore.listing(query, order: order, search: "fig", walk: false)
+                XCTAssertTrue(walked.sql.contains("EXISTS") && !sorted.sql.contains("EXISTS"))
+                let a = try store.readCards(walked.sql, walked.values).compactMap(\.card.id)
+                XCTAssertFalse(a.isEmpty)
+                XCTAssertEqual(a, try store.readCards(sorted.sql, sorted.values).compactMap(\.card.id), "\(order) \(query)")
+                XCTAssertEqual(try found("fig", query, order: order), a, "search() picks one of them")
+            }
+        }
+    }
+
     func testSearchKeepsTheQueryFilters() throws {
         let other = try addSource("https://other.example/feed", name: "Other", tags: ["news"])
         try save([card("a", "apple pie", published: t(1)), card("b", "apple tart", published: t(2))], to: source, at: t(3))
