@@ -10,6 +10,8 @@
 /// ANSI escape sequences (ESC [ … letter) take no columns: styled text is measured as plain.
 public enum DisplayWidth {
     public static func of<S: StringProtocol>(_ text: S) -> Int {
+        // Printable ASCII, most of most feeds: one column a byte, no grapheme breaking needed.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         var inEscape = false
         for character in text {

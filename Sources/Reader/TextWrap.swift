@@ -9,9 +9,12 @@ public enum TextWrap {
     public static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
         let available = max(8, width - DisplayWidth.of(indent))
         var out: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on the bytes: "\n" and " " are ASCII, so every cut is a character boundary,
+        // and byte splitting costs no grapheme breaking.
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = Substring(bytes)
             if line.allSatisfy({ $0 == " " }) { out.append(""); continue }
-            for wrapped in wrapLine(Substring(line), width: available) { out.append(indent + wrapped) }
+            for wrapped in wrapLine(line, width: available) { out.append(indent + wrapped) }
         }
         return out
     }
@@ -44,7 +47,8 @@ public enum TextWrap {
             currentWidth = hang.count
             lineHasWord = false
         }
-        for word in rest.split(separator: " ", omittingEmptySubsequences: true) {
+        for bytes in rest.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
+            let word = Substring(bytes)
             let w = DisplayWidth.of(word)
             let space = lineHasWord ? 1 : 0
             if currentWidth + space + w <= width {
