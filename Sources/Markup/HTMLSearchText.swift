@@ -82,15 +82,16 @@ extension HTMLText {
             || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
     }
 
-    /// Elements that run inside a word's line without separating words.
-    private static let inlineNames: Set<String> = [
+    /// Elements that run inside a word's line without separating words, as lower-case bytes.
+    private static let inlineNames: Set<[UInt8]> = Set([
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
         "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
         "tt", "u", "var", "wbr",
-    ]
+    ].map { Array($0.utf8) })
 
+    /// Compared as bytes: this runs for every tag of every description indexed.
     private static func isInline(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard name.count <= 6 else { return false }
-        return inlineNames.contains(String(decoding: name, as: UTF8.self).lowercased())
+        return inlineNames.contains(name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
     }
 }
