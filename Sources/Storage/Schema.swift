@@ -158,8 +158,6 @@ enum Schema {
             DELETE FROM card_search WHERE rowid = old.id;
             DELETE FROM card_search_pending WHERE card_id = old.id;
         END;
-        -- The unread count per source (`feeds sources`) from a small index instead of every card.
-        CREATE INDEX cards_unread_per_source ON cards (source_id) WHERE is_read = 0;
         -- Cards saved before this migration are indexed by the first refresh.
         INSERT INTO card_search_pending (card_id) SELECT id FROM cards;
         """,
