@@ -1,3 +1,4 @@
+import FeedParsing
 import Foundation
 
 /// One line of the sources file.
@@ -12,9 +13,11 @@ public struct SourceEntry: Sendable, Hashable {
     public var keepCount: Int?
     /// 1-based line in the file (0 for entries not read from a file).
     public var line: Int
+    /// Set for a saved search (`search:ENGINE "QUERY"` line); `url` is then its identity.
+    public var search: SavedSearch?
 
     public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
-                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0) {
+                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0, search: SavedSearch? = nil) {
         self.url = url
         self.name = name
         self.tags = tags
@@ -22,14 +25,16 @@ public struct SourceEntry: Sendable, Hashable {
         self.keepDays = keepDays
         self.keepCount = keepCount
         self.line = line
+        self.search = search
     }
 
     /// Whether `url` is a local file (a path, or a file:// URL).
-    public var isFile: Bool { !SourcesFile.hasWebScheme(url) }
+    public var isFile: Bool { search.map(\.endpointIsFile) ?? !SourcesFile.hasWebScheme(url) }
 
     /// The URL to request: http(s) as written; a path (relative ones against `folder`, the sources
     /// file's folder) or a file:// URL as an absolute file:// URL.
     public func requestURL(relativeTo folder: String) -> String {
+        if let search { return search.requestURL(relativeTo: folder) }
         if SourcesFile.hasWebScheme(url) { return url }
         var path = url
         if path.lowercased().hasPrefix("file://") {
@@ -49,6 +54,16 @@ public struct SourceEntry: Sendable, Hashable {
     /// The line written for this entry: `URL name="…" tags=a,b every=30m keep-days=N keep-cards=N`.
     public var formatted: String {
         var parts = [url]
+        if let search {
+            // The query is always quoted, so a query like `a=b` never reads as an option.
+            parts = ["search:" + search.engine.rawValue, SourcesFile.quoted(search.query)]
+            if let e = search.endpoint { parts.append("endpoint=" + SourcesFile.quoteIfNeeded(e)) }
+            if let f = search.format { parts.append("format=" + f) }
+            if let c = search.count { parts.append("count=\(c)") }
+            if search.preview { parts.append("preview=yes") }
+            if let w = search.webSearch { parts.append("websearch=" + w.rawValue) }
+            if let w = search.webSearchEndpoint { parts.append("websearch-endpoint=" + SourcesFile.quoteIfNeeded(w)) }
+        }
         if let name { parts.append("name=" + SourcesFile.quoteIfNeeded(name)) }
         if !tags.isEmpty { parts.append("tags=" + tags.joined(separator: ",")) }
         if let everySeconds { parts.append("every=" + Interval.format(everySeconds)) }
@@ -73,6 +88,16 @@ public struct SourceEntry: Sendable, Hashable {
 ///   without it the feed's own hints (ttl, Cache-Control…) decide;
 /// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted).
 /// A URL listed twice is an error, as is an unknown option; errors name the line.
+///
+/// A saved web search is a line `search:ENGINE "QUERY" [options]` (engines: ddg, searxng,
+/// opensearch, susi, hn); its identity is `search:ENGINE QUERY`. Besides the options above it
+/// takes `endpoint=URL|PATH` (the engine's address, or a saved response file; required for
+/// searxng and opensearch), `preview=yes` (page preview images for results without one),
+/// `format=json|rss` (searxng), `count=N` (opensearch, hn), and for susi `websearch=ENGINE` and
+/// `websearch-endpoint=URL` (where its `websearch` answers go; default ddg):
+///
+///     search:ddg "swift concurrency"  every=6h preview=yes
+///     search:searxng "sqlite wal" endpoint=https://searx.example/ format=rss
 public enum SourcesFile {
     public static func read(path: String) throws -> [SourceEntry] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
@@ -88,16 +113,32 @@ public enum SourcesFile {
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             func bad(_ reason: String) -> AggregatorError { .sourcesFile(path: path, line: number, reason: reason) }
-            let words: [String]
-            do { words = try tokenize(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
-            guard let url = words.first else { continue }
-            guard !url.contains("=") || url.contains("://") || url.contains("/") else {
+            let marked: [(word: String, quoted: Bool)]
+            do { marked = try tokenizeMarked(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
+            var words = marked.map(\.word)
+            guard var url = words.first else { continue }
+            var search: SavedSearch?
+            if url.lowercased().hasPrefix("search:") {
+                let engineName = String(url.dropFirst(7))
+                guard let engine = SearchEngine(name: engineName) else {
+                    throw bad("unknown search engine '\(engineName)': known are \(SearchEngine.namesForHelp) (search:ddg \"QUERY\")")
+                }
+                guard marked.count >= 2, marked[1].quoted || !marked[1].word.contains("="), !marked[1].word.isEmpty else {
+                    throw bad("\(url) needs a query after it: \(url) \"QUERY\" [options]")
+                }
+                search = SavedSearch(engine: engine, query: marked[1].word)
+                url = search!.identity
+                words.removeFirst()
+                words[0] = url
+            }
+            guard search != nil || !url.contains("=") || url.contains("://") || url.contains("/") else {
                 throw bad("a line starts with the URL, found option '\(url)'")
             }
-            if let reason = urlProblem(url) { throw bad(reason) }
+            if search == nil, let reason = urlProblem(url) { throw bad(reason) }
             if let first = seen[url] { throw bad("\(url) is already listed on line \(first)") }
             seen[url] = number
             var entry = SourceEntry(url: url, line: number)
+            entry.search = search
             for word in words.dropFirst() {
                 guard let eq = word.firstIndex(of: "=") else {
                     throw bad("expected key=value after the URL, found '\(word)' (quote values with spaces)")
@@ -122,9 +163,14 @@ public enum SourcesFile {
                     guard let n = Int(value), n >= 0 else { throw bad("keep-cards=\(value) is not a number of cards") }
                     entry.keepCount = n
                 default:
-                    throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=")
+                    guard entry.search != nil else {
+                        if SavedSearch.optionNames.contains(key) { throw bad("\(key)= is an option of search lines (search:ENGINE \"QUERY\" \(key)=...)") }
+                        throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=")
+                    }
+                    try entry.search!.setOption(key, value, bad: bad)
                 }
             }
+            if let search = entry.search, let reason = search.problem { throw bad(reason) }
             entries.append(entry)
         }
         return entries
@@ -160,10 +206,17 @@ public enum SourcesFile {
 
     /// Words separated by blanks; `"…"` quotes (inside a word, as in name="A B"); ` #` starts a comment.
     static func tokenize(_ line: String) throws -> [String] {
-        var words: [String] = []
+        try tokenizeMarked(line).map(\.word)
+    }
+
+    /// `tokenize`, telling for each word whether any of it was quoted (a search query is the
+    /// word after `search:ENGINE`, and a quoted `"a=b"` is a query, not an option).
+    static func tokenizeMarked(_ line: String) throws -> [(word: String, quoted: Bool)] {
+        var words: [(word: String, quoted: Bool)] = []
         var current = ""
         var inWord = false
         var quoted = false
+        var wasQuoted = false
         var chars = line.makeIterator()
         while let c = chars.next() {
             if quoted {
@@ -178,15 +231,15 @@ public enum SourcesFile {
                 continue
             }
             if c == " " || c == "\t" || c == "\r" {
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord { words.append((current, wasQuoted)); current = ""; inWord = false; wasQuoted = false }
                 continue
             }
             if c == "#" && !inWord { break }
             inWord = true
-            if c == "\"" { quoted = true } else { current.append(c) }
+            if c == "\"" { quoted = true; wasQuoted = true } else { current.append(c) }
         }
         if quoted { throw TokenError(reason: "unclosed quote: a \" opened on this line is never closed") }
-        if inWord { words.append(current) }
+        if inWord { words.append((current, wasQuoted)) }
         return words
     }
 
@@ -197,6 +250,23 @@ public enum SourcesFile {
 
     /// A URL or path for the first word of a line (quoted when it has spaces).
     public static func quoteIfNeededForURL(_ url: String) -> String { quoteIfNeeded(url) }
+
+    /// A search query for a line, in double quotes (always: `"a=b"` is a query, not an option).
+    public static func quotedQuery(_ s: String) -> String { quoted(s) }
+
+    /// `s` in double quotes, always.
+    static func quoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// The identity a line describes: its first word, or `search:ENGINE QUERY` for a search line.
+    static func identity(ofLine line: String) -> String? {
+        guard let words = try? tokenize(line), let first = words.first else { return nil }
+        if first.lowercased().hasPrefix("search:"), words.count >= 2, let engine = SearchEngine(name: String(first.dropFirst(7))) {
+            return SavedSearch(engine: engine, query: words[1]).identity
+        }
+        return first
+    }
 
     public static func quoteIfNeeded(_ s: String) -> String {
         guard s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
@@ -225,8 +295,8 @@ public enum SourcesFile {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let kept = lines.filter { line in
-            guard let first = try? tokenize(String(line)).first else { return true }
-            return !urls.contains(first)
+            guard let identity = identity(ofLine: String(line)) else { return true }
+            return !urls.contains(identity)
         }
         try write(kept.joined(separator: "\n"), to: path)
     }

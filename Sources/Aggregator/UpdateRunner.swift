@@ -81,6 +81,8 @@ public enum UpdateSelection: Sendable, Equatable {
 public struct UpdateRunner {
     public var limits: FetchLimits
     public var policy = SchedulePolicy()
+    /// Page previews of saved searches (`preview=yes`).
+    public var previewPolicy = PagePreviewPolicy()
     /// The clock; read once per completed transfer, never inside the policy.
     public var clock: @Sendable () -> Timestamp
     /// 0..<1, for backoff jitter.
@@ -135,6 +137,10 @@ public struct UpdateRunner {
                 source.stored.consecutiveFailures = 0
             }
             byID[source.stored.id.rawValue] = source
+            if let search = source.entry.search {
+                requests.append(searchRequest(source, search, folder: workspace.sourcesFolder))
+                continue
+            }
             let url = source.stored.fetchURL ?? source.entry.requestURL(relativeTo: workspace.sourcesFolder)
             requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,
                                          etag: source.stored.validators.etag,
@@ -144,11 +150,23 @@ public struct UpdateRunner {
         }
         var summary = UpdateSummary()
         let fetcher = try Fetcher(limits: limits)
-        fetcher.fetchAll(requests) { request, result in
-            guard let source = byID[request.id] else { return }
-            let report = handle(source, request: request, result: result, store: workspace.store)
+        // Saved searches are fetched with the feeds; their follow-up requests, page previews
+        // and saving come after (see SearchUpdate.swift).
+        var searches = SearchRun(folder: workspace.sourcesFolder)
+        func finished(_ report: SourceReport) {
             summary.reports.append(report)
             progress(report, summary.reports.count, requests.count)
+        }
+        fetcher.fetchAll(requests) { request, result in
+            guard let source = byID[request.id] else { return }
+            if source.entry.search != nil {
+                if let report = searchStep(&searches, source, request: request, result: result, store: workspace.store) { finished(report) }
+                return
+            }
+            finished(handle(source, request: request, result: result, store: workspace.store))
+        }
+        if !searches.pending.isEmpty {
+            finishSearches(&searches, fetcher: fetcher, store: workspace.store, report: finished)
         }
         // The search index takes the run's new and changed cards in one write (a search would
         // do it too; here it costs the reader nothing).
@@ -163,35 +181,89 @@ public struct UpdateRunner {
     func handle(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
                 result: Result<FetchResponse, FetchError>, store: FeedStore) -> SourceReport {
         let now = clock()
+        let (response, hints, received) = receive(source, request: request, result: result, store: store, now: now)
+        guard let response else { return received }
+        var report = received
+        do {
+            let parsed: ParsedFeed
+            do {
+                parsed = try FeedParser.parse(response.body, options: ParseOptions(baseURL: response.finalURL, charset: response.charset))
+            } catch {
+                recordFailure(source, error.localizedDescription, report: &report, store: store, now: now)
+                return report
+            }
+            // Nothing recognisable, or an ill-formed document that gave nothing: a failure
+            // that keeps the saved cards, rather than a success with zero items.
+            if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
+                let why = parsed.warnings.first ?? "no feed element found"
+                recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
+                              report: &report, store: store, now: now)
+                return report
+            }
+            var feedHints = hints
+            feedHints.feedRefresh = parsed.feed.refreshHintSeconds
+            let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, cards: parsed.cards,
+                                            validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
+                                            now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
+            if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
+            report.outcome = .saved(new: saved.new, updated: saved.updated)
+            report.warnings = parsed.warnings
+        } catch {
+            recordFailure(source, "could not save: \(error.localizedDescription)", report: &report, store: store, now: now)
+        }
+        return report
+    }
+
+    /// Records a failure (with backoff) as the source's state and in `report`.
+    func recordFailure(_ source: (entry: SourceEntry, stored: StoredSource), _ message: String, retryAfter: Int64? = nil,
+                       report: inout SourceReport, store: FeedStore, now: Timestamp) {
+        let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures + 1,
+                                             retryAfter: retryAfter, jitter: random())
+        do {
+            try store.recordFailure(sourceID: source.stored.id, message: message, now: now, nextDue: due)
+            report.outcome = .failed(message)
+        } catch {
+            report.outcome = .failed(message + " (and the failure could not be recorded: \(error.localizedDescription))")
+        }
+    }
+
+    /// What every completed transfer goes through before its body is read, feed or search: a
+    /// transport failure, 304, 410, 429/503 and other statuses are recorded here (returned
+    /// response nil); a 2xx comes back with the schedule hints for the caller to parse and save.
+    /// `statusMessage` lets a caller say more about a status than the feed wording.
+    func receive(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
+                 result: Result<FetchResponse, FetchError>, store: FeedStore, now: Timestamp,
+                 statusMessage: (Int) -> String? = { _ in nil })
+        -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
         var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
                                   outcome: .notModified, note: nil, warnings: [])
+        var hints = SchedulePolicy.Hints(every: source.entry.everySeconds, feedRefresh: source.stored.feed.refreshHintSeconds,
+                                         maxAge: nil, expires: nil)
         func fail(_ message: String, retryAfter: Int64? = nil) {
-            let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures + 1,
-                                                 retryAfter: retryAfter, jitter: random())
-            do {
-                try store.recordFailure(sourceID: id, message: message, now: now, nextDue: due)
-                report.outcome = .failed(message)
-            } catch {
-                report.outcome = .failed(message + " (and the failure could not be recorded: \(error.localizedDescription))")
-            }
+            recordFailure(source, message, retryAfter: retryAfter, report: &report, store: store, now: now)
         }
         do {
             let response: FetchResponse
             switch result {
             case .failure(let error):
                 fail(error.localizedDescription)
-                return report
+                return (nil, hints, report)
             case .success(let r):
                 response = r
             }
             let status = response.status
-            if let moved = response.permanentRedirect, moved != request.url, status == 304 || (200...299).contains(status) {
+            // A search's URL is made from its line at each run, so a redirect is not recorded.
+            if source.entry.search == nil, let moved = response.permanentRedirect, moved != request.url, status == 304 || (200...299).contains(status) {
                 try store.updateFetchURL(sourceID: id, to: moved)
                 report.note = "\(report.name): moved permanently to \(moved); feeds now fetches that address (the sources file still lists \(source.entry.url): update it when convenient)"
             }
-            let hints = SchedulePolicy.Hints(every: source.entry.everySeconds, feedRefresh: source.stored.feed.refreshHintSeconds,
-                                             maxAge: response.maxAgeSeconds, expires: response.expiresSeconds)
+            hints.maxAge = response.maxAgeSeconds
+            hints.expires = response.expiresSeconds
+            if let message = statusMessage(status) {
+                fail(message)
+                return (nil, hints, report)
+            }
             switch status {
             case 304:
                 try store.recordNotModified(sourceID: id,
@@ -199,28 +271,7 @@ public struct UpdateRunner {
                                             now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: hints))
                 report.outcome = .notModified
             case 200...299:
-                let parsed: ParsedFeed
-                do {
-                    parsed = try FeedParser.parse(response.body, options: ParseOptions(baseURL: response.finalURL, charset: response.charset))
-                } catch {
-                    fail(error.localizedDescription)
-                    return report
-                }
-                // Nothing recognisable, or an ill-formed document that gave nothing: a failure
-                // that keeps the saved cards, rather than a success with zero items.
-                if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
-                    let why = parsed.warnings.first ?? "no feed element found"
-                    fail(parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))")
-                    return report
-                }
-                var feedHints = hints
-                feedHints.feedRefresh = parsed.feed.refreshHintSeconds
-                let saved = try store.saveFetch(sourceID: id, feed: parsed.feed, cards: parsed.cards,
-                                                validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
-                                                now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
-                if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
-                report.outcome = .saved(new: saved.new, updated: saved.updated)
-                report.warnings = parsed.warnings
+                return (response, hints, report)
             case 410:
                 let message = "HTTP 410 Gone: the feed was removed for good; source disabled (remove it with 'feeds remove', or fix the URL)"
                 fail(message)
@@ -242,6 +293,6 @@ public struct UpdateRunner {
         } catch {
             fail("could not save: \(error.localizedDescription)")
         }
-        return report
+        return (nil, hints, report)
     }
 }

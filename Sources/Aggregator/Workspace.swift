@@ -67,6 +67,6 @@ public final class Workspace {
 
 extension SourceEntry {
     var configuration: SourceConfiguration {
-        SourceConfiguration(url: url, name: name, kind: .feed, tags: tags, keepDays: keepDays, keepCount: keepCount)
+        SourceConfiguration(url: url, name: name, kind: search == nil ? .feed : .search, tags: tags, keepDays: keepDays, keepCount: keepCount)
     }
 }

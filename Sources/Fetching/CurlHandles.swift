@@ -63,7 +63,7 @@ final class CurlMulti {
 /// callbacks deliver. Used from the fetching thread only; callbacks reach it through `Unmanaged`
 /// while the Fetcher keeps it alive in its in-flight table.
 final class EasyTransfer {
-    enum Abort { case bodyTooLarge, wireTooLarge }
+    enum Abort { case bodyTooLarge, wireTooLarge, prefixKept }
 
     let request: FetchRequest
     let hostKey: String
@@ -164,6 +164,12 @@ final class EasyTransfer {
     /// Keeps decoded body bytes; false (abort) once they would pass the limit.
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         decodedBytesSeen += bytes.count
+        if let wanted = request.keepFirstBytes, body.count + bytes.count >= wanted {
+            // Enough: keep the prefix and stop; `result` turns this stop into a success.
+            body.append(contentsOf: bytes.prefix(max(0, wanted - body.count)))
+            abort = .prefixKept
+            return false
+        }
         guard body.count + bytes.count <= maxBodyBytes else {
             abort = .bodyTooLarge
             return false
@@ -211,11 +217,11 @@ final class EasyTransfer {
 
     /// The response, or the error, of a transfer curl reported done with `code`.
     func result(_ code: CURLcode, limits: FetchLimits) -> Result<FetchResponse, FetchError> {
-        if code != CURLE_OK {
+        if code != CURLE_OK && abort != .prefixKept {
             switch abort {
             case .bodyTooLarge: return .failure(.bodyTooLarge(limit: maxBodyBytes, onTheWire: false))
             case .wireTooLarge: return .failure(.bodyTooLarge(limit: maxWireBytes, onTheWire: true))
-            case nil: break
+            case .prefixKept, nil: break
             }
             // Connected means TCP, and for https the TLS handshake too, were done.
             let tcp = ((try? offset(CURLINFO_CONNECT_TIME_T)) ?? 0) > 0

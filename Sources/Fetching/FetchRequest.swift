@@ -14,15 +14,20 @@ public struct FetchRequest: Sendable, Hashable {
     /// Whether this request may read a `file://` URL (a source the user added as a local file).
     /// Redirects never lead to `file://`, whatever this says.
     public var allowFile: Bool
+    /// When set, only the first this many decoded body bytes are wanted: the transfer stops
+    /// there and succeeds with that prefix (the head of a web page, say) instead of failing as
+    /// too large.
+    public var keepFirstBytes: Int?
 
     public init(id: Int64, url: String, etag: String? = nil, lastModified: String? = nil,
-                headers: [String: String] = [:], allowFile: Bool = false) {
+                headers: [String: String] = [:], allowFile: Bool = false, keepFirstBytes: Int? = nil) {
         self.id = id
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
         self.headers = headers
         self.allowFile = allowFile
+        self.keepFirstBytes = keepFirstBytes
     }
 }
 

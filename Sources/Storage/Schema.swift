@@ -124,7 +124,18 @@ enum Schema {
         -- is two nested index scans and never a sort.
         CREATE INDEX sources_by_name ON sources (lower(coalesce(name, feed_title, url)), id);
         """,
-        // 3: full-text search over the cards' title, description text and author (see `SearchIndex`).
+        // 3: page previews for search cards (issue 4): the og:image/twitter:image/image_src a
+        // result's page declared, NULL when it declared none or could not be read, with the
+        // time it was looked at (entries expire: see PagePreviewPolicy in the Aggregator).
+        // Self-contained: no other table refers to it or is referred to.
+        """
+        CREATE TABLE page_previews (
+            page_url   TEXT    PRIMARY KEY CHECK (page_url <> ''),
+            image_url  TEXT,
+            checked_at INTEGER NOT NULL
+        ) STRICT, WITHOUT ROWID;
+        """,
+        // 4: full-text search over the cards' title, description text and author (see `SearchIndex`).
         """
         -- An FTS5 table with its own copy of the searchable text: the description is indexed as
         -- plain text (the layer above converts it; Storage knows no HTML), at most its first
@@ -161,7 +172,7 @@ enum Schema {
         -- Cards saved before this migration are indexed by the first refresh.
         INSERT INTO card_search_pending (card_id) SELECT id FROM cards;
         """,
-        // Append migration 4 here (image cache…); never edit the ones above.
+        // Append migration 5 here (image cache…); never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

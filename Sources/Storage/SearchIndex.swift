@@ -1,4 +1,4 @@
-/// The full-text index of the cards (migration 3, table `card_search`): what goes in, and how.
+/// The full-text index of the cards (migration 4, table `card_search`): what goes in, and how.
 ///
 /// Indexed per card: the title, the description as plain text (at most `descriptionLimit`
 /// characters of it) and the author, folded by SQLite's `unicode61 remove_diacritics 2` tokenizer

@@ -1,24 +1,28 @@
 import FeedModel
 import FeedParsing
 import Markup
+import Foundation
 
 /// `feeds parse`: one document to cards, as text or as the JSON card model.
 enum ParseCommand: Command {
     static let name = "parse"
     static let summary = "print the cards of a feed file (or - for standard input)"
     static let help = """
-    usage: feeds parse [--json] [--base URL] [--charset NAME] FILE|-
+    usage: feeds parse [--json] [--as ENGINE] [--base URL] [--charset NAME] FILE|-
 
-    Reads one RSS, Atom, RDF or JSON Feed document and prints its cards. The format is detected
-    from the content. An ill-formed feed prints what could be recovered (with warnings on
+    Reads one RSS, Atom, RDF or JSON Feed document, or a saved web search response, and prints
+    its cards. The format is detected from the content (the JSON of DuckDuckGo, SearXNG, SUSI and
+    Hacker News included). An ill-formed feed prints what could be recovered (with warnings on
     standard error); a document that is not a feed at all is an error (exit status 2).
 
     options:
       --json            print {"feed": {...}, "entries": [...]}: the card model, one object
       --base URL        the document's URL, for relative links (default: none)
       --charset NAME    the charset a server declared, used when the document says nothing
+      --as ENGINE       read it as the response of a search engine: ddg, searxng, opensearch,
+                        susi or hn (a response of another engine is then an error)
     """
-    static let spec = Arguments.Spec(valued: ["--base", "--charset"], flags: ["--json"])
+    static let spec = Arguments.Spec(valued: ["--base", "--charset", "--as"], flags: ["--json"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard args.positionals.count == 1 else {
@@ -32,29 +36,74 @@ enum ParseCommand: Command {
         let json = args.flag("--json")
         var count = 0
         if json { out.write("{\"entries\":[") }
-        let summary: FeedSummary
+        var engine: SearchEngine?
+        if let name = args.value("--as") {
+            guard let e = SearchEngine(name: name) else {
+                throw UsageError("--as \(name) is not a search engine: use one of \(SearchEngine.namesForHelp)", command: self.name)
+            }
+            engine = e
+        }
+        let onCard = { (card: Card) in
+            if json {
+                if count > 0 { out.write(",") }
+                out.write(CardJSON.card(card))
+            } else {
+                out.write(CardText.block(card))
+            }
+            count += 1
+        }
+        var feed = FeedInfo()
+        var warnings: [String] = []
+        var formatName: String?
         do {
-            summary = try FeedParser.parseFile(path, options: options) { card in
-                if json {
-                    if count > 0 { out.write(",") }
-                    out.write(CardJSON.card(card))
+            let input = try ParseInput(path: path)
+            let head = try input.read(upTo: 64 << 10)
+            if engine != nil || ParseInput.startsWithBrace(head) {
+                // Search responses and JSON Feed are read whole (within the parser's bound).
+                let bytes = try head + input.readRest(limit: options.maxBytes)
+                if engine == nil, let detected = SearchReader.detect(json: bytes) { engine = detected }
+                if let engine {
+                    let result = try SearchReader.read(bytes, engine: engine, base: options.baseURL, charset: options.charset)
+                    result.cards.forEach(onCard)
+                    feed = result.feed
+                    warnings = result.warnings
+                    formatName = engine.rawValue
+                    switch result.followUp {
+                    case .webSearch(let query)?:
+                        warnings.append("the answer asks for a web search for \"\(query)\"; 'feeds update' runs it, 'feeds parse' does not fetch")
+                    case .fetch(let url)?:
+                        warnings.append("this is an OpenSearch description document; its results are at \(url) ('feeds parse' does not fetch)")
+                    case nil:
+                        break
+                    }
                 } else {
-                    out.write(CardText.block(card))
+                    let parsed = try FeedParser.parse(bytes, options: options)
+                    parsed.cards.forEach(onCard)
+                    (feed, warnings, formatName) = (parsed.feed, parsed.warnings, parsed.format?.rawValue)
                 }
-                count += 1
+            } else {
+                let parser = FeedStreamParser(options: options, onCard: onCard)
+                try parser.push(head)
+                while true {
+                    let chunk = try input.read(upTo: 64 << 10)
+                    if chunk.isEmpty { break }
+                    try parser.push(chunk)
+                }
+                let summary = try parser.finish()
+                (feed, warnings, formatName) = (summary.feed, summary.warnings, summary.format?.rawValue)
             }
         } catch {
             out.discard()
             Diagnostics.error("\(path): \(CLI.describe(error))")
             return .usage
         }
-        for w in summary.warnings { Diagnostics.warning("\(path): \(w)") }
+        for w in warnings { Diagnostics.warning("\(path): \(w)") }
         if json {
-            out.write("],\"feed\":" + CardJSON.feed(summary.feed))
-            out.write(",\"format\":" + (summary.format.map { JSONText.quoted($0.rawValue) } ?? "null") + "}\n")
+            out.write("],\"feed\":" + CardJSON.feed(feed))
+            out.write(",\"format\":" + (formatName.map { JSONText.quoted($0) } ?? "null") + "}\n")
         } else {
-            let title = summary.feed.title ?? "(untitled feed)"
-            out.line("== \(title) — \(summary.format?.rawValue ?? "unknown format"), \(count) cards")
+            let title = feed.title ?? "(untitled feed)"
+            out.line("== \(title) — \(formatName ?? "unknown format"), \(count) cards")
         }
         return .ok
     }
@@ -76,5 +125,55 @@ enum CardText {
             if !text.isEmpty { s += "  " + text + "\n" }
         }
         return s + "\n"
+    }
+}
+
+/// The file (or standard input) `feeds parse` reads, in chunks: the first one tells JSON from XML
+/// before the rest is read, so standard input needs no second pass.
+final class ParseInput {
+    private let fd: Int32
+    private let path: String
+
+    init(path: String) throws {
+        self.path = path
+        fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
+        guard fd >= 0 else { throw FeedParseError.unreadable("cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if fd != STDIN_FILENO { close(fd) } }
+
+    /// Up to `count` bytes; empty at the end of the input.
+    func read(upTo count: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FeedParseError.unreadable("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        buffer.removeSubrange(filled...)
+        return buffer
+    }
+
+    /// The rest of the input, at most `limit` bytes.
+    func readRest(limit: Int) throws -> [UInt8] {
+        var all: [UInt8] = []
+        while all.count < limit {
+            let chunk = try read(upTo: min(64 << 10, limit - all.count))
+            if chunk.isEmpty { break }
+            all += chunk
+        }
+        return all
+    }
+
+    /// Whether the first character that is not white space (or a byte order mark) is `{`.
+    static func startsWithBrace(_ bytes: [UInt8]) -> Bool {
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        return i < bytes.count && bytes[i] == UInt8(ascii: "{")
     }
 }
