@@ -4,11 +4,12 @@
 /// characters of it) and the author, folded by SQLite's `unicode61 remove_diacritics 2` tokenizer
 /// (case and diacritics: "cafe" finds "Café").
 ///
-/// Kept in step by the store: triggers queue a card in `card_search_pending` in the transaction
-/// that saves it (only when title, description or author changed) and delete its words with the
-/// card; `FeedStore.refreshSearchIndex()` indexes the queue in one transaction. Every search
-/// refreshes first and `feeds update` refreshes at the end of its run, so the FTS5 write happens
-/// once per run, not once per source.
+/// Kept in step by the store: a card is indexed when its id is at most
+/// `card_search_state.indexed_through` and it is not queued in `card_search_pending`. So a new
+/// card costs the saving transaction nothing; a trigger queues a card whose title, description or
+/// author changed, and another deletes its words with the card (and lowers the mark when the
+/// highest id goes, as SQLite may give that id again). `FeedStore.refreshSearchIndex()` indexes
+/// what is waiting in one transaction: `feeds update` at the end of its run, every search first.
 ///
 /// Storage knows no HTML: `FeedStore.descriptionText` turns a description into the text to index
 /// (the Aggregator sets Markup's converter). Without it the description is indexed as stored,
