@@ -28,7 +28,9 @@ let package = Package(
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.
-        .target(name: "Aggregator", dependencies: ["FeedModel", "FeedParsing", "Fetching", "Storage"]),
+        .target(name: "Aggregator", dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage"]),
+        // The text reader: cards from the store to wrapped terminal text or JSON. No fetching.
+        .target(name: "Reader", dependencies: ["FeedModel", "Markup", "Storage"]),
         // Static digest pages from stored cards. Knows no fetching: images come in as files.
         .target(name: "HTMLDigest", dependencies: ["FeedModel", "Markup", "Storage"]),
         // Images on disk by URL hash, metadata in the store, downloads through the fetcher.
@@ -37,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "feeds",
             dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
-                           "HTMLDigest", "ImageCache"]
+                           "Reader", "HTMLDigest", "ImageCache"]
         ),
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
@@ -50,6 +52,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
         .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
