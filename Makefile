@@ -12,7 +12,7 @@ BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
-.PHONY: all deps bench-deps build debug run test bench install uninstall clean crosscheck fuzz test-sanitizers
+.PHONY: all deps bench-deps build debug run test bench browser-test install uninstall clean crosscheck fuzz test-sanitizers
 
 all: build
 
@@ -55,6 +55,12 @@ test: deps
 bench: bench-deps build
 	@bench/run.sh "$(BIN)" $(BENCH_ARGS)
 
+# Renders the digest in headless Chromium: screenshots, console errors, the conformance
+# sanitize cases (needs ../shared). Not part of `make test`.
+browser-test: build
+	$(call ensure_pkgs,chromium python3)
+	@Tests/Browser/run.sh "$(BIN)" "$(CURDIR)/.browser-test"
+
 install: build
 	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/feeds
 
@@ -62,7 +68,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/feeds
 
 clean:
-	rm -rf .build $(DEMO_HOME)
+	rm -rf .build $(DEMO_HOME) .browser-test .build-fuzz-* .build-asan .build-tsan .fuzz
 
 # --- Hardening (issue 7): not part of `make test`; these need ../shared or take long. ---
 SHARED ?= ../shared

@@ -28,11 +28,18 @@ let package = Package(
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.
-        .target(name: "Aggregator", dependencies: ["FeedModel", "FeedParsing", "Fetching", "Storage"]),
+        .target(name: "Aggregator", dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage"]),
+        // The text reader: cards from the store to wrapped terminal text or JSON. No fetching.
+        .target(name: "Reader", dependencies: ["FeedModel", "Markup", "Storage"]),
+        // Static digest pages from stored cards. Knows no fetching: images come in as files.
+        .target(name: "HTMLDigest", dependencies: ["FeedModel", "Markup", "Storage"]),
+        // Images on disk by URL hash, metadata in the store, downloads through the fetcher.
+        .target(name: "ImageCache", dependencies: ["FeedModel", "Fetching", "Storage"]),
 
         .executableTarget(
             name: "feeds",
-            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator"]
+            dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
+                           "Reader", "HTMLDigest", "ImageCache"]
         ),
 
         // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
@@ -48,6 +55,9 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
+        .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
+        .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),
         .testTarget(name: "HardeningTests", dependencies: ["ContractChecks", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],

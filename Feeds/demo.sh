@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The offline demo behind `make run`: updates the bundled sample sources (Feeds/sources, which
-# points at Feeds/samples/*) into a demo home, then shows what was saved.
+# points at Feeds/samples/*) into a demo home, shows what was saved, and writes the HTML digest
+# into HOME/site (the samples' image URLs point at hosts that do not exist, so their cards show
+# the placeholder and the failures go into the image cache's back-off: no network needed).
 # Usage: Feeds/demo.sh BIN HOME
 set -euo pipefail
 bin=$1
@@ -16,4 +18,8 @@ status=0
 echo
 echo "### feeds --home $home sources --cards 5"
 "$bin" --home "$home" sources --cards 5
+echo
+# --since 2000-01-01: the samples are dated; the demo's digest shows all of them, whenever it runs.
+echo "### feeds --home $home html --out $home/site --since 2000-01-01"
+"$bin" --home "$home" html --out "$home/site" --since 2000-01-01 --title "feeds demo digest" || status=$?
 exit "$status"

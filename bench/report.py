@@ -3,6 +3,8 @@
 
   report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
   report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
+  report.py html CARDS RUNS.tsv FILES.tsv       (FILES: files written cold, rewritten by the rerun, KB)
+  report.py read RUNS.tsv INFO.tsv              (RUNS' file column is the query label; INFO: key value)
 
 FILES.tsv: name bytes items(generator)
 RUNS.tsv:  tool file rep wall_s cpu_s rss_kb rc stderr_lines   (bench/lib.sh measure)
@@ -128,13 +130,60 @@ def update(feeds, runs_tsv, items_tsv):
     print("  feeds peak RSS                 %6.1f MB (goal <= 40 MB)" % rss)
 
 
+def html(cards, runs_tsv, files_tsv):
+    """Cold write and rerun of the digest site: medians of wall, cpu, RSS; files written."""
+    import statistics
+    runs = [l.rstrip("\n").split("\t") for l in open(runs_tsv) if l.strip()]
+    files = [l.rstrip("\n").split("\t") for l in open(files_tsv) if l.strip()]
+    print("html: site for %s cards (median of %d)" % (cards, len(files)))
+    print("  %-8s %7s %6s %7s  files" % ("pass", "wall_s", "cpu_s", "rss_MB"))
+    med = {}
+    for kind in ("cold", "rerun"):
+        rows = [r for r in runs if r[1] == kind]
+        wall = statistics.median(float(r[3]) for r in rows)
+        cpu = statistics.median(float(r[4]) for r in rows)
+        rss = statistics.median(int(r[5] or 0) for r in rows) / 1024
+        n = statistics.median(int(f[0 if kind == "cold" else 1]) for f in files)
+        med[kind] = wall
+        print("  %-8s %7.3f %6.2f %7.1f  %d %s" % (kind, wall, cpu, rss, n, "written" if kind == "cold" else "rewritten"))
+    worst = max(int(f[1]) for f in files)
+    print("  cold write %.3f s (goal < 1 s: %s); rerun rewrote at most %d files (goal: almost none: %s)"
+          % (med["cold"], "met" if med["cold"] < 1 else "NOT met", worst, "met" if worst <= 2 else "NOT met"))
+
+
+def read(runs_tsv, info_tsv):
+    info = {r[0]: r[1] for r in read_tsv(info_tsv)}
+    runs = {}
+    for r in read_tsv(runs_tsv):
+        runs.setdefault(r[1], []).append({"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6])})
+    rows = []
+    base = statistics.median(r["wall"] for r in runs["version"]) if "version" in runs else 0
+    for label, rs in runs.items():
+        walls = [r["wall"] for r in rs]
+        m = statistics.median(walls)
+        bad = [r["rc"] for r in rs if r["rc"] != 0]
+        goal = "-" if label == "version" else ("ok" if m - base < 0.050 else "MISSED")
+        rows.append([label, "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
+                     "%.3f" % max(0, m - base), "%.2f" % statistics.median(r["cpu"] for r in rs),
+                     "%.1f" % (max(r["rss"] for r in rs) / 1024), goal,
+                     "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
+    print("READ (%s cards, database %s MB; search index backlog built in %s s before timing)" % (
+        info.get("cards", "?"), info.get("db_mb", "?"), info.get("index_backlog_s", "?")))
+    print("wall = median (min-max) of the whole process; work = wall - wall of `feeds --version` (start-up)")
+    print(table(["query", "wall_s", "work_s", "cpu_s", "peak_rss_MB", "goal <50ms work", "rc"], rows))
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update", "read", "html"):
         sys.exit(__doc__)
     if sys.argv[1] == "parse":
         parse(*sys.argv[2:5])
     elif sys.argv[1] == "update":
         update(*sys.argv[2:5])
+    elif sys.argv[1] == "html":
+        html(*sys.argv[2:5])
+    elif sys.argv[1] == "read":
+        read(*sys.argv[2:4])
 
 
 if __name__ == "__main__":

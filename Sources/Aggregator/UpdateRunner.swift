@@ -168,6 +168,9 @@ public struct UpdateRunner {
         if !searches.pending.isEmpty {
             finishSearches(&searches, fetcher: fetcher, store: workspace.store, report: finished)
         }
+        // The search index takes the run's new and changed cards in one write (a search would
+        // do it too; here it costs the reader nothing).
+        _ = try? workspace.store.refreshSearchIndex()
         // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
         _ = try? workspace.store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
         return summary

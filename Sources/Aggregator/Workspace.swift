@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import Markup
 import Storage
 
 /// The sources file and the database together: what every command that touches sources opens.
@@ -22,12 +23,14 @@ public final class Workspace {
         self.paths = paths
         entries = try SourcesFile.read(path: paths.sourcesFile)
         store = try FeedStore(path: paths.database)
+        // The search index holds the words of descriptions, not their markup (see SearchIndex).
+        store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
         try sync(now: now)
     }
 
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
-        let stored = Dictionary(try store.sources().map { ($0.configuration.url, $0.configuration) }, uniquingKeysWith: { a, _ in a })
+        let stored = Dictionary(try store.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in entries {
             let configuration = entry.configuration
             if stored[entry.url] != configuration { try store.upsertSource(configuration, now: now) }

@@ -9,8 +9,53 @@ extension FeedStore {
         return try readCards(listing.sql, listing.values)
     }
 
-    /// The SELECT (and its parameters) of a listing; internal so tests can EXPLAIN it.
-    static func listing(_ query: CardQuery, order: CardOrder) -> (sql: String, values: [SQLValue]) {
+    /// Cards matching both `query` and the full-text search `text` (title, description text and
+    /// author; see `SearchIndex`), in `order`; `.relevance` (the default) puts the best bm25
+    /// match first, then the `newest` order.
+    ///
+    /// `text` is FTS5 query syntax: words (all must match: implicit AND), `"a phrase"`, `pref*`,
+    /// `AND`/`OR`/`NOT` (upper case), parentheses, `title:word`, `author:word`,
+    /// `description:word`. Case and diacritics are folded ("cafe" finds "Café"). A query SQLite
+    /// cannot parse, or a blank one, throws `StorageError.badSearchQuery` with the reason.
+    public func search(_ text: String, query: CardQuery = CardQuery(), order: CardOrder = .relevance) throws -> [StoredCard] {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
+        }
+        do {
+            try refreshSearchIndex()
+        } catch StorageError.locked {
+            // An update holding the write lock past the busy timeout: search what is indexed;
+            // the update indexes its cards when it ends.
+        }
+        do {
+            let listing = Self.listing(query, order: order, search: text, walk: try walksOrder(text, query, order))
+            return try readCards(listing.sql, listing.values)
+        } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
+            // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
+            // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
+            throw StorageError.badSearchQuery(query: text, reason: message)
+        }
+    }
+
+    /// How a limited search in an order other than relevance finds its cards. Two plans:
+    /// - walk the order's index and keep the cards that match (an FTS5 lookup each): stops after
+    ///   `limit` matches, so it is fast when matches are common and slow when they are rare;
+    /// - look every match up by id and sort only them: cost grows with the number of matches.
+    /// The number of matches decides (counting them is one pass over the FTS5 doclists): walk
+    /// when about `limit` matches are expected within the first 2,000 cards of the index.
+    private func walksOrder(_ text: String, _ query: CardQuery, _ order: CardOrder) throws -> Bool {
+        guard order != .relevance, let limit = query.limit else { return false }
+        let matches = try db.prepare("SELECT count(*) FROM card_search WHERE card_search MATCH ?1")
+            .queryOne([.text(text)]) { $0.int64(0) } ?? 0
+        // max(id) bounds the number of cards from above at no cost (ids only grow).
+        let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
+        guard matches > 0 else { return false }
+        return Int64(limit) * cards / matches <= 2_000
+    }
+
+    /// The SELECT (and its parameters) of a listing, optionally of search matches only (`walk`:
+    /// see `walksOrder`); internal so tests can EXPLAIN it.
+    static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false) -> (sql: String, values: [SQLValue]) {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
@@ -22,7 +67,22 @@ extension FeedStore {
             // index, then a sort): sources by name outside, each source's cards by index inside.
             from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
         }
-        let orderBy = order.orderBy
+        var orderBy = order.orderBy
+        if let search {
+            if order == .relevance {
+                // bm25 is computed per match: the matches (only they) are sorted.
+                filter.add("card_search MATCH ?", .text(search))
+                from = "card_search JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id"
+                orderBy = "card_search.rank, " + CardOrder.newestOrderBy
+            } else if walk {
+                // The order's index, each card tested against the FTS5 index by rowid.
+                filter.add("EXISTS (SELECT 1 FROM card_search WHERE card_search MATCH ? AND card_search.rowid = c.id)",
+                           .text(search))
+            } else {
+                // The matches looked up by id, and only they sorted.
+                filter.add("c.id IN (SELECT rowid FROM card_search WHERE card_search MATCH ?)", .text(search))
+            }
+        }
         var values = filter.values
         var limitClause = ""
         if let limit = query.limit {
@@ -54,7 +114,7 @@ extension FeedStore {
     }
 
     /// Runs a SELECT of the listing's columns (see `listing`) and decodes the rows.
-    private func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {
+    func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {
         let statement = try db.prepare(sql)
         let enclosures = try EnclosureReader(db)
         return try statement.query(values) { row in

@@ -41,6 +41,13 @@ extension FeedStore {
         try SourceReader.read(db, where: "1", [])
     }
 
+    /// Every source's configuration, in the order they were added: what opening a workspace
+    /// compares with the sources file. Unlike `sources()` it counts no cards, so its cost does
+    /// not grow with the database (it runs before every command).
+    public func sourceConfigurations() throws -> [SourceConfiguration] {
+        try SourceReader.read(db, where: "1", [], counts: false).map(\.configuration)
+    }
+
     /// Sources to fetch at `now`: not disabled and due (never scheduled counts as due).
     public func dueSources(at now: Timestamp) throws -> [StoredSource] {
         try SourceReader.read(db, where: "s.disabled_reason IS NULL AND (s.next_due_at IS NULL OR s.next_due_at <= ?1)",
@@ -83,15 +90,20 @@ enum TagList {
 
 /// Maps `sources` rows (and their card counts) to `StoredSource`.
 enum SourceReader {
-    static func read(_ db: Database, where condition: String, _ values: [SQLValue]) throws -> [StoredSource] {
+    /// `counts: false` leaves `cardCount` and `unreadCount` at 0 (internal: for callers that
+    /// read only the configuration).
+    static func read(_ db: Database, where condition: String, _ values: [SQLValue], counts: Bool = true) throws -> [StoredSource] {
+        let countColumns = counts ? """
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND c.is_read = 0)
+            """ : "0, 0"
         let statement = try db.prepare("""
             SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
                    s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
                    s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
                    s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
                    s.keep_count, s.created_at,
-                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
-                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND c.is_read = 0)
+                   \(countColumns)
             FROM sources s
             WHERE \(condition)
             ORDER BY s.id

@@ -9,6 +9,11 @@ import FeedModel
 public final class FeedStore {
     let db: Database
 
+    /// Turns a card's description (sanitized HTML) into the text the search index holds; nil
+    /// indexes it as stored. Storage knows no HTML, so the layer above sets this (see
+    /// `SearchIndex`). Used only when a card is inserted or its text changed.
+    public var descriptionText: ((String) -> String)?
+
     /// The database file.
     public var path: String { db.path }
 

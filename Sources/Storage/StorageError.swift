@@ -26,6 +26,8 @@ public enum StorageError: Error, Equatable, Sendable {
     case constraintViolated(path: String, reason: String)
     /// The caller named a source id that is not (or no longer) in the database.
     case noSuchSource(id: SourceID)
+    /// A search text SQLite's FTS5 cannot parse (or a blank one); `reason` is SQLite's wording.
+    case badSearchQuery(query: String, reason: String)
     /// Any other SQLite failure.
     case sqlite(path: String, code: Int32, message: String, context: String)
 }
@@ -55,6 +57,8 @@ extension StorageError: LocalizedError, CustomStringConvertible {
             return "database \(path) refused a write: \(reason)"
         case let .noSuchSource(id):
             return "no source with id \(id) in the database"
+        case let .badSearchQuery(query, reason):
+            return "cannot search for \(query): \(reason). Words match anywhere; use \"a phrase\", prefix*, AND, OR, NOT and parentheses, and quote words with punctuation (\"e-mail\")"
         case let .sqlite(path, code, message, context):
             return "database \(path): \(message) (SQLite code \(code)) while \(context)"
         }

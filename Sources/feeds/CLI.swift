@@ -13,6 +13,11 @@ enum CLI {
             ImportCommand.self,
             ExportCommand.self,
             ParseCommand.self,
+            ReadCommand.self,
+            SearchCommand.self,
+            MarkCommand.self,
+            HTMLCommand.self,
+            CacheCommand.self,
         ]
     }
 

@@ -19,6 +19,7 @@ enum UpdateCommand: Command {
       --all                  poll every enabled source, whatever the schedule
       --wait                 wait for a running update to finish instead of exiting
       --verbose, -v          print the summary line (always printed on a terminal)
+      --images               then download the images of the last 7 days' cards for 'feeds html'
       --jobs N               transfers at once (default 32)
       --per-host N           transfers at once to one host (default 6)
       --timeout SECONDS      time allowed for one transfer (default 30)
@@ -28,7 +29,7 @@ enum UpdateCommand: Command {
     exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
     """
     static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size"],
-                                     flags: ["--all", "--wait", "--verbose", "-v"])
+                                     flags: ["--all", "--wait", "--verbose", "-v", "--images"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         let all = args.flag("--all")
@@ -55,6 +56,11 @@ enum UpdateCommand: Command {
         }
         if bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         if verbose { Output.standard.line(summary.line) }
+        if args.flag("--images") {
+            let now = UpdateRunner.systemClock()
+            let images = try ImageDownloads.run(workspace, since: Timestamp(secondsSince1970: now.secondsSince1970 - 7 * 86_400), now: now)
+            if verbose { Output.standard.line(ImageDownloads.line(images)) }
+        }
         return summary.failed > 0 ? .someFailed : .ok
     }
 

@@ -55,4 +55,10 @@ final class ReadStateTests: StoreTestCase {
         try store.markRead(.cards(try allCards().filter { $0.card.id == "a2" }.map(\.id)))
         XCTAssertEqual(try store.cards(CardQuery(unreadOnly: true)).compactMap(\.card.id), ["b1", "a1"])
     }
+
+    func testUnreadCountsPerSourceAndConfigurationsWithoutCounts() throws {
+        try store.markRead(.cards(try allCards().filter { $0.card.id == "a2" }.map(\.id)))
+        XCTAssertEqual(try store.sources().map(\.unreadCount), [1, 1])
+        XCTAssertEqual(try store.sourceConfigurations().map(\.url), try store.sources().map(\.configuration.url))
+    }
 }

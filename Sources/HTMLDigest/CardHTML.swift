@@ -1,0 +1,205 @@
+import Dispatch
+import FeedModel
+import Foundation
+import Markup
+import Storage
+import Synchronization
+
+/// The markup of one card: picture, title, source and age, excerpt, enclosures. Every string
+/// goes through `HTMLEscaping`; URLs are written only when they are http(s) or mailto (the card
+/// contract promises that already; the writer does not rely on it).
+struct CardHTML {
+    /// Site images by card image URL.
+    let images: [String: DigestImage]
+    /// Excerpts by card id, computed once (a card shows on several pages).
+    private var excerpts: [CardID: String] = [:]
+    private var titles: [CardID: String] = [:]
+
+    static let excerptLength = 220
+
+    init(images: [String: DigestImage]) {
+        self.images = images
+    }
+
+    /// The card as an `<article>`. `root` is the way back to the site's folder ("" or "../");
+    /// `age`, when given, is shown before the date ("5 h ago").
+    mutating func render(_ stored: StoredCard, root: String, age: String?, heading: String = "h3", into out: inout String) {
+        let card = stored.card
+        let title = title(stored)
+        let isImageAnswer = card.kind == .image
+        out += isImageAnswer ? "<article class=\"card image-answer\">" : "<article class=\"card\">"
+        // Picture: the cached copy, sized; clicking it opens the full image.
+        if let url = card.image, let image = images[url] {
+            let src = HTMLEscaping.attribute(root + "images/" + image.fileName)
+            out += "<a class=\"pic\" href=\"" + src + "\" tabindex=\"-1\"><img src=\"" + src + "\""
+            if let w = image.width, let h = image.height { out += " width=\"\(w)\" height=\"\(h)\"" }
+            out += " alt=\"" + HTMLEscaping.attribute(title) + "\" loading=\"lazy\" decoding=\"async\"></a>"
+        } else {
+            out += "<span class=\"pic placeholder\" aria-hidden=\"true\"></span>"
+        }
+        out += "<" + heading + " class=\"title\">"
+        if let href = Self.safeHref(card.link) {
+            out += "<a href=\"" + HTMLEscaping.attribute(href) + "\">" + HTMLEscaping.text(title) + "</a>"
+        } else {
+            out += HTMLEscaping.text(title)
+        }
+        out += "</" + heading + ">"
+        out += "<p class=\"meta\"><span class=\"source\">" + HTMLEscaping.text(stored.sourceName) + "</span>"
+        if let author = card.author, !author.isEmpty, author != stored.sourceName {
+            out += " · <span class=\"author\">" + HTMLEscaping.text(author) + "</span>"
+        }
+        let date = card.date ?? stored.sortDate
+        out += " · <time datetime=\"" + date.iso8601 + "\">"
+        if let age { out += HTMLEscaping.text(age) + "</time>" } else { out += Self.shortDate(date) + "</time>" }
+        out += "</p>"
+        let excerpt = excerpt(stored)
+        if !excerpt.isEmpty { out += "<p class=\"excerpt\">" + HTMLEscaping.text(excerpt) + "</p>" }
+        let enclosures = card.enclosures.compactMap { e in Self.safeHref(e.url).map { (e, $0) } }
+        if !enclosures.isEmpty {
+            out += "<ul class=\"enclosures\">"
+            for (enclosure, href) in enclosures {
+                out += "<li><a href=\"" + HTMLEscaping.attribute(href) + "\">" + HTMLEscaping.text(Self.label(enclosure)) + "</a></li>"
+            }
+            out += "</ul>"
+        }
+        out += "</article>\n"
+    }
+
+    /// The display title (see `Card.displayTitle`).
+    mutating func title(_ stored: StoredCard) -> String {
+        if let title = titles[stored.id] { return title }
+        let title = stored.card.displayTitle(plainText: HTMLText.plainText)
+        titles[stored.id] = title
+        return title
+    }
+
+    /// A short plain-text excerpt of the sanitized description: its text, white space
+    /// collapsed, cut at a word near `excerptLength` characters. Plain text, so the cut cannot
+    /// leave a tag open, and it is escaped like every other string.
+    mutating func excerpt(_ stored: StoredCard) -> String {
+        if let excerpt = excerpts[stored.id] { return excerpt }
+        let text = Self.makeExcerpt(stored)
+        excerpts[stored.id] = text
+        return text
+    }
+
+    /// Computes the excerpts of `cards` ahead, on every core: turning descriptions into text
+    /// is most of the work of writing a large site, and each card's is independent (Markup
+    /// keeps no shared state; libxml2 parses separate documents on separate threads).
+    mutating func prepareExcerpts(_ cards: [StoredCard]) {
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, cards.count / 200))
+        let results = Mutex<[[(CardID, String)]]>(Array(repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var part: [(CardID, String)] = []
+            var i = chunk
+            while i < cards.count {
+                part.append((cards[i].id, Self.makeExcerpt(cards[i])))
+                i += chunks
+            }
+            results.withLock { $0[chunk] = part }
+        }
+        for part in results.withLock({ $0 }) {
+            for (id, text) in part { excerpts[id] = text }
+        }
+    }
+
+    static func makeExcerpt(_ stored: StoredCard) -> String {
+        guard let description = stored.card.description else { return "" }
+        // A title-less card shows the start of its text as title: do not repeat it.
+        if stored.card.title == nil || stored.card.title?.isEmpty == true { return "" }
+        // The text of the head is plenty for 220 characters: converting whole articles was
+        // most of the time of writing a large site. The cut goes before a space or after a
+        // tag end, so no word or entity is split; libxml2 closes the elements left open. Too
+        // little text in the head (markup-heavy): the whole body.
+        var text = headText(description, bytes: 800)
+        if text.count < excerptLength && description.utf8.count > 800 {
+            text = oneLine(HTMLText.plainText(description))
+        }
+        return cut(text, at: excerptLength)
+    }
+
+    /// The collapsed plain text of the first `bytes` bytes of `html` (all of it when shorter).
+    static func headText(_ html: String, bytes: Int) -> String {
+        let utf8 = html.utf8
+        guard utf8.count > bytes else { return oneLine(HTMLText.plainText(html)) }
+        var end = utf8.index(utf8.startIndex, offsetBy: bytes)
+        while end > utf8.startIndex {
+            let b = utf8[utf8.index(before: end)]
+            if b == UInt8(ascii: ">") || b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") { break }
+            utf8.formIndex(before: &end)
+        }
+        if end == utf8.startIndex { return oneLine(HTMLText.plainText(html)) }
+        return oneLine(HTMLText.plainText(String(html[..<end])))
+    }
+
+    /// The text on one line: every run of ASCII white space (plainText's line breaks and list
+    /// indents) becomes one space, trimmed. Bytewise: `TextRules.collapseWhitespace` walks
+    /// Characters, which was a quarter of the time of writing a large site.
+    static func oneLine(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var space = false
+        for b in text.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C {
+                space = !out.isEmpty
+            } else {
+                if space { out.append(0x20); space = false }
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func cut(_ text: String, at limit: Int) -> String {
+        guard text.count > limit else { return text }
+        var cut = String(text.prefix(limit))
+        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+            cut = String(cut[..<space])
+        }
+        return cut + "…"
+    }
+
+    /// `url` when it is an absolute http, https or mailto URL; nil otherwise.
+    static func safeHref(_ url: String?) -> String? {
+        guard let url else { return nil }
+        let lower = url.prefix(8).lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mailto:") else { return nil }
+        return url
+    }
+
+    /// "audio/mpeg, 12.3 MB" (or the file name when the type is unknown).
+    static func label(_ enclosure: Enclosure) -> String {
+        var parts: [String] = []
+        if let type = enclosure.type, !type.isEmpty { parts.append(type) } else {
+            let name = enclosure.url.split(separator: "/").last.map(String.init) ?? "file"
+            parts.append(String(name.prefix(60)))
+        }
+        if let length = enclosure.length, length > 0 { parts.append(size(length)) }
+        return "Attachment: " + parts.joined(separator: ", ")
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1 << 20 { return "\(bytes >> 10) KB" }
+        let tenths = bytes * 10 / (1 << 20)
+        return "\(tenths / 10).\(tenths % 10) MB"
+    }
+
+    /// `2026-11-29 17:42` (UTC).
+    static func shortDate(_ t: Timestamp) -> String {
+        let c = t.components
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(c.year)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+    }
+
+    /// A coarse age, so that a page rewritten within the same hour stays byte-identical:
+    /// "under an hour ago", "5 h ago", "3 days ago", else the date.
+    static func age(of t: Timestamp, now: Timestamp) -> String {
+        let seconds = now.secondsSince1970 - t.secondsSince1970
+        if seconds < 0 { return shortDate(t) }
+        if seconds < 3_600 { return "under an hour ago" }
+        if seconds < 86_400 { return "\(seconds / 3_600) h ago" }
+        if seconds < 14 * 86_400 { return seconds < 2 * 86_400 ? "1 day ago" : "\(seconds / 86_400) days ago" }
+        return shortDate(t)
+    }
+}

@@ -1,0 +1,70 @@
+import FeedModel
+import Markup
+import Storage
+
+/// What writing the site did.
+public struct DigestReport: Sendable, Hashable {
+    /// Relative paths of the files written (new or changed), in writing order.
+    public var written: [String]
+    /// Files left alone because their bytes were already right.
+    public var unchanged: Int
+    /// Relative paths of stale files removed (days, sources, images no longer shown).
+    public var removed: [String]
+    /// The absolute path of `index.html`.
+    public var indexPath: String
+}
+
+/// Writes the static digest into a folder:
+///
+/// - `index.html`: the latest digest, a section per source (or saved search) with its
+///   horizontally scrolling row of cards;
+/// - `sort-NAME.html`: the latest cards in each order of `DigestModel.pageOrders`, with a
+///   switcher (a plain list of links labelled as the registry labels them);
+/// - `archive/index.html` and `archive/YYYY-MM-DD.html`: every card, by day (UTC);
+/// - `sources/index.html` and `sources/ID.html`: a page per source;
+/// - `digest.atom`, `sources.opml` (given by the caller), `style.css`, `images/KEY.EXT`.
+///
+/// Pages need nothing outside the folder and run no script (see `PageFrame`).
+public struct DigestWriter {
+    public let directory: String
+    public let options: DigestOptions
+
+    public init(directory: String, options: DigestOptions) {
+        self.directory = directory
+        self.options = options
+    }
+
+    /// Writes the site for `model`. `images` maps card image URLs to cached copies (missing:
+    /// placeholder); `extraFiles` are written as they are (`sources.opml`).
+    public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
+        let files = try SiteFiles(root: directory)
+        var cards = CardHTML(images: images)
+        cards.prepareExcerpts(model.all)
+        let pages = SitePages(model: model, options: options)
+
+        try files.write("style.css", Stylesheet.css)
+        for (name, text) in extraFiles.sorted(by: { $0.key < $1.key }) { try files.write(name, text) }
+        try files.write("index.html", pages.index(&cards))
+        for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
+        let days = pages.days()
+        try files.write("archive/index.html", pages.archiveIndex(days))
+        for day in days { try files.write("archive/\(day.name).html", pages.dayPage(day, &cards)) }
+        try files.write("sources/index.html", pages.sourceIndex())
+        for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
+        try files.write("digest.atom", AtomDigest.feed(model.latest(options).prefix(options.cardsPerSortPage), options: options,
+                                                         title: { cards.title($0) }))
+        // Only images some card on some page shows.
+        var shown = Set<String>()
+        for card in model.all {
+            if let url = card.card.image, let image = images[url], shown.insert(image.fileName).inserted {
+                try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
+            }
+        }
+        var removed = files.removeStale(in: "archive", suffixes: [".html"])
+        removed += files.removeStale(in: "sources", suffixes: [".html"])
+        removed += files.removeStale(in: "images", suffixes: [".jpg", ".png", ".gif", ".webp", ".avif"])
+        removed += files.removeStale(in: "", prefix: "sort-", suffixes: [".html"])
+        return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
+                            indexPath: directory + "/index.html")
+    }
+}

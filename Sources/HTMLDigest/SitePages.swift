@@ -1,0 +1,180 @@
+import FeedModel
+import Markup
+import Storage
+
+/// The pages of the site, each a function of the model: same model, same bytes (no clock reads,
+/// no dictionary order), which is what makes rewriting incremental.
+struct SitePages {
+    let model: DigestModel
+    let options: DigestOptions
+
+    /// Sources sorted by display name (case-insensitive), then id.
+    var sources: [StoredSource] {
+        model.sources.sorted { ($0.displayName.lowercased(), $0.id.rawValue) < ($1.displayName.lowercased(), $1.id.rawValue) }
+    }
+
+    // MARK: Latest digest
+
+    func index(_ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &out)
+        out += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source. "
+        out += "Other orders: " + switcherLinks(current: nil) + ".</p>\n"
+        let latest = model.latest(options)
+        var bySource: [SourceID: [StoredCard]] = [:]
+        for card in latest { bySource[card.sourceID, default: []].append(card) }
+        var any = false
+        for source in sources {
+            guard let list = bySource[source.id], !list.isEmpty else { continue }
+            any = true
+            let headingID = "s\(source.id.rawValue)"
+            out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
+            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
+            if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
+            out += " <span class=\"count\">\(list.count) new</span></h2>\n"
+            row(Array(list.prefix(options.cardsPerRow)), label: source.displayName, root: "", age: true, &cards, into: &out)
+            if list.count > options.cardsPerRow {
+                out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
+                    + HTMLEscaping.text(source.displayName) + "</a></p>\n"
+            }
+            out += "</section>\n"
+        }
+        if !any { out += "<p class=\"empty\">No new cards since " + CardHTML.shortDate(options.since) + " UTC.</p>\n" }
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    /// A horizontally scrolling row; focusable, so arrow keys scroll it.
+    func row(_ list: [StoredCard], label: String, root: String, age: Bool, _ cards: inout CardHTML, into out: inout String) {
+        out += "<div class=\"row\" role=\"region\" tabindex=\"0\" aria-label=\"" + HTMLEscaping.attribute("Cards of " + label) + "\">\n"
+        for card in list {
+            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil, into: &out)
+        }
+        out += "</div>\n"
+    }
+
+    /// A wrapping grid of cards, for the long pages.
+    func grid(_ list: [StoredCard], root: String, age: Bool, heading: String = "h2", _ cards: inout CardHTML, into out: inout String) {
+        out += "<div class=\"grid\">\n"
+        for card in list {
+            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil,
+                         heading: heading, into: &out)
+        }
+        out += "</div>\n"
+    }
+
+    // MARK: Sort pages
+
+    func switcherLinks(current: CardOrder?) -> String {
+        DigestModel.pageOrders.map { order in
+            "<a href=\"sort-\(order.name).html\"" + (order == current ? " aria-current=\"page\"" : "") + ">"
+                + HTMLEscaping.text(order.label) + "</a>"
+        }.joined(separator: ", ")
+    }
+
+    func sortPage(_ order: CardOrder, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: "Latest cards, " + order.label, siteTitle: options.title, root: "", section: .sorted, into: &out)
+        out += "<nav class=\"switcher\" aria-label=\"Sort order\"><h2>Sort</h2><ul>"
+        for other in DigestModel.pageOrders {
+            out += "<li><a href=\"sort-\(other.name).html\"" + (other == order ? " aria-current=\"page\"" : "") + ">"
+                + HTMLEscaping.text(other.label) + "</a></li>"
+        }
+        out += "</ul></nav>\n"
+        out += "<p class=\"lede\">\(list.count) cards since " + CardHTML.shortDate(options.since) + " UTC"
+        out += list.count >= options.cardsPerSortPage ? " (the first \(options.cardsPerSortPage)).</p>\n" : ".</p>\n"
+        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "", age: true, &cards, into: &out) }
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    // MARK: Archive
+
+    struct Day {
+        let name: String  // YYYY-MM-DD
+        var cards: [StoredCard]
+    }
+
+    /// Every card by the UTC day of its sort date, newest day first.
+    func days() -> [Day] {
+        var out: [Day] = []
+        for card in model.all {
+            let name = String(card.sortDate.iso8601.prefix(10))
+            if out.last?.name == name { out[out.count - 1].cards.append(card) } else if let i = out.firstIndex(where: { $0.name == name }) {
+                out[i].cards.append(card)  // an undated card whose first sighting falls on an earlier day
+            } else {
+                out.append(Day(name: name, cards: [card]))
+            }
+        }
+        return out.sorted { $0.name > $1.name }
+    }
+
+    func archiveIndex(_ days: [Day]) -> String {
+        var out = ""
+        PageFrame.open(title: "Archive", siteTitle: options.title, root: "../", section: .archive, into: &out)
+        if days.isEmpty { out += "<p class=\"empty\">No cards yet.</p>\n" }
+        var month = ""
+        for day in days {
+            let m = String(day.name.prefix(7))
+            if m != month {
+                if !month.isEmpty { out += "</ul>\n" }
+                out += "<h2>" + m + "</h2>\n<ul class=\"days\">\n"
+                month = m
+            }
+            out += "<li><a href=\"" + day.name + ".html\">" + day.name + "</a> <span class=\"count\">\(day.cards.count) cards</span></li>\n"
+        }
+        if !month.isEmpty { out += "</ul>\n" }
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    func dayPage(_ day: Day, _ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: "Cards of " + day.name, siteTitle: options.title, root: "../", section: .archive, into: &out)
+        out += "<p class=\"lede\"><a href=\"index.html\">All days</a></p>\n"
+        grid(day.cards, root: "../", age: false, &cards, into: &out)
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    // MARK: Sources
+
+    func sourceIndex() -> String {
+        var out = ""
+        PageFrame.open(title: "Sources", siteTitle: options.title, root: "../", section: .sources, into: &out)
+        var counts: [SourceID: Int] = [:]
+        for card in model.all { counts[card.sourceID, default: 0] += 1 }
+        out += "<ul class=\"sources\">\n"
+        for source in sources {
+            out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
+            out += " <span class=\"count\">\(counts[source.id, default: 0]) cards</span>"
+            if let reason = source.disabledReason { out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(reason) + "</span>" }
+            else if let error = source.lastError { out += " <span class=\"problem\">" + HTMLEscaping.text(error) + "</span>" }
+            out += "</li>\n"
+        }
+        out += "</ul>\n"
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: source.displayName, siteTitle: options.title, root: "../", section: .sources, into: &out)
+        out += "<p class=\"lede\">"
+        if let site = CardHTML.safeHref(source.feed.link) {
+            out += "<a href=\"" + HTMLEscaping.attribute(site) + "\">Web site</a> · "
+        }
+        if let feed = CardHTML.safeHref(source.configuration.url) {
+            out += "<a href=\"" + HTMLEscaping.attribute(feed) + "\">Feed</a> · "
+        }
+        out += "<a href=\"index.html\">All sources</a></p>\n"
+        if let description = source.feed.description {
+            let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description)), at: 400)
+            if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
+        }
+        let list = model.all.lazy.filter { $0.sourceID == source.id }.prefix(options.cardsPerSourcePage)
+        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(Array(list), root: "../", age: false, &cards, into: &out) }
+        PageFrame.close(into: &out)
+        return out
+    }
+}

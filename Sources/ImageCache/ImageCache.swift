@@ -1,0 +1,256 @@
+import FeedModel
+import Fetching
+import Foundation
+import Storage
+
+/// A stored image a page can show: the file on disk and its pixel size.
+public struct CachedImage: Hashable, Sendable {
+    public var url: String
+    /// The file name stem: SHA-256 of the URL, first 32 hex digits.
+    public var key: String
+    public var type: ImageType
+    /// The absolute path of the cached file.
+    public var path: String
+    public var bytes: Int
+    public var width: Int?
+    public var height: Int?
+
+    /// `KEY.EXT`: the name the copy in a site gets.
+    public var fileName: String { key + "." + type.fileExtension }
+}
+
+/// What a download run did.
+public struct ImageDownloadSummary: Sendable, Hashable {
+    public var requested = 0
+    public var stored = 0
+    public var notModified = 0
+    public var failed = 0
+    /// URLs skipped: still fresh, or inside a failure's back-off.
+    public var skipped = 0
+    public var evicted = 0
+    public init() {}
+}
+
+/// Totals for `feeds cache stats`.
+public struct ImageCacheStats: Sendable, Hashable {
+    public var images = 0
+    public var bytes = 0
+    public var expired = 0
+    public var failures = 0
+    /// Failures still inside their back-off.
+    public var backingOff = 0
+}
+
+/// Errors of the image cache: one line each, naming the file.
+public enum ImageCacheError: Error, LocalizedError, Equatable, Sendable {
+    case cannotWrite(path: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotWrite(path, reason): return "cannot write \(path): \(reason); check the cache folder's permissions and free space"
+        }
+    }
+}
+
+/// Images on disk, named by a hash of their URL, with metadata in the database (table `cached_images`):
+/// what SUSI's iOS client got from Kingfisher, for static pages. The type comes from the bytes
+/// (`ImageSniffer`); a size cap per image and in total (least recently used go first); an
+/// expiry renewed by use; failures remembered with exponential back-off so a dead image URL is
+/// not asked for on every run. Every time is a `now:` parameter.
+///
+/// Not thread-safe: one cache, one store, one thread.
+public final class ImageCache {
+    /// The folder of cached files: `DIR/ab/KEY.EXT`.
+    public let directory: String
+    public let store: FeedStore
+    public var policy: ImageCachePolicy
+
+    public init(directory: String, store: FeedStore, policy: ImageCachePolicy = ImageCachePolicy()) {
+        self.directory = directory
+        self.store = store
+        self.policy = policy
+    }
+
+    /// The file name stem for `url`: 128 bits of SHA-256 (stable across runs and versions).
+    public static func key(for url: String) -> String { String(SHA256.hex(Array(url.utf8)).prefix(32)) }
+
+    /// Where the file of `key` with `type` lives.
+    public func path(key: String, type: ImageType) -> String {
+        directory + "/" + key.prefix(2) + "/" + key + "." + type.fileExtension
+    }
+
+    // MARK: Reading
+
+    /// The stored images among `urls`, marked used at `now` (which renews their expiry). A row
+    /// whose file has gone (deleted by hand) is dropped, so the next download fetches it again.
+    public func images(for urls: [String], now: Timestamp) throws -> [String: CachedImage] {
+        let unique = Array(Set(urls))
+        var out: [String: CachedImage] = [:]
+        var gone: [String] = []
+        for (url, record) in try store.imageRecords(urls: unique) {
+            guard let image = cachedImage(record) else { continue }
+            if FileManager.default.fileExists(atPath: image.path) { out[url] = image } else { gone.append(url) }
+        }
+        try store.deleteImages(gone)
+        try store.touchImages(Array(out.keys), now: now, expiresAt: policy.expiry(from: now))
+        return out
+    }
+
+    func cachedImage(_ record: ImageRecord) -> CachedImage? {
+        guard let raw = record.type, let type = ImageType(rawValue: raw) else { return nil }
+        return CachedImage(url: record.url, key: record.fileKey, type: type, path: path(key: record.fileKey, type: type),
+                           bytes: record.bytes, width: record.width, height: record.height)
+    }
+
+    // MARK: Downloading
+
+    /// The requests a download of `urls` needs at `now` (see `ImageCachePolicy.shouldFetch`),
+    /// with validators for a conditional GET; `id` is the index in `urls`. Only http(s).
+    public func requests(for urls: [String], now: Timestamp) throws -> [FetchRequest] {
+        let records = try store.imageRecords(urls: urls)
+        var seen = Set<String>()
+        var out: [FetchRequest] = []
+        for (i, url) in urls.enumerated() where seen.insert(url).inserted {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
+            let record = records[url]
+            guard policy.shouldFetch(record, now: now) else { continue }
+            let stored = record?.isStored == true
+            out.append(FetchRequest(id: Int64(i), url: url, etag: stored ? record?.etag : nil,
+                                    lastModified: stored ? record?.lastModified : nil,
+                                    headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"]))
+        }
+        return out
+    }
+
+    /// Downloads what `urls` need through `fetcher` (its limits: per-host, timeouts, body cap),
+    /// records each outcome, then evicts beyond the total cap.
+    public func download(_ urls: [String], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
+        var summary = ImageDownloadSummary()
+        let requests = try requests(for: urls, now: now)
+        summary.requested = requests.count
+        summary.skipped = Set(urls).count - requests.count
+        var firstError: Error?
+        fetcher.fetchAll(requests) { request, result in
+            do {
+                switch try record(result, for: request.url, now: now) {
+                case .stored: summary.stored += 1
+                case .notModified: summary.notModified += 1
+                case .failed: summary.failed += 1
+                }
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+        summary.evicted = try evict(now: now, expired: false)
+        return summary
+    }
+
+    public enum Outcome: Equatable, Sendable { case stored, notModified, failed(String) }
+
+    /// Records the result of fetching `url` at `now`: a new file, a renewed expiry (304), or a
+    /// failure with its back-off (the stored copy, if any, stays usable meanwhile).
+    @discardableResult
+    public func record(_ result: Result<FetchResponse, FetchError>, for url: String, now: Timestamp) throws -> Outcome {
+        let existing = try store.imageRecord(url: url)
+        func fail(_ reason: String) throws -> Outcome {
+            let failures = (existing?.failures ?? 0) + 1
+            var record = existing ?? ImageRecord(url: url, fileKey: Self.key(for: url), fetchedAt: now, lastUsedAt: now,
+                                                 expiresAt: now)
+            record.failures = failures
+            record.retryAt = policy.retryAt(failures: failures, now: now)
+            record.lastError = reason
+            try store.saveImage(record)
+            return .failed(reason)
+        }
+        let response: FetchResponse
+        switch result {
+        case .failure(let error): return try fail(error.errorDescription ?? "\(error)")
+        case .success(let r): response = r
+        }
+        if response.status == 304, var record = existing, record.isStored {
+            record.fetchedAt = now
+            record.expiresAt = policy.expiry(from: now)
+            record.failures = 0
+            record.retryAt = nil
+            record.lastError = nil
+            try store.saveImage(record)
+            return .notModified
+        }
+        guard response.status == 200 else { return try fail("HTTP \(response.status)") }
+        guard response.body.count <= policy.maxImageBytes else {
+            return try fail("image larger than \(policy.maxImageBytes) bytes")
+        }
+        guard let sniffed = ImageSniffer.sniff(response.body) else {
+            return try fail("not a JPEG, PNG, GIF, WebP or AVIF image (\(response.contentType ?? "no type"))")
+        }
+        let key = Self.key(for: url)
+        let file = path(key: key, type: sniffed.type)
+        try writeAtomically(response.body, to: file)
+        // The same URL may have changed type: remove the file of the old one.
+        if let existing, let old = existing.type.flatMap(ImageType.init(rawValue:)), old != sniffed.type {
+            try? FileManager.default.removeItem(atPath: path(key: existing.fileKey, type: old))
+        }
+        try store.saveImage(ImageRecord(url: url, fileKey: key, type: sniffed.type.rawValue, bytes: response.body.count,
+                                        width: sniffed.width, height: sniffed.height, etag: response.etag,
+                                        lastModified: response.lastModified, fetchedAt: now, lastUsedAt: now,
+                                        expiresAt: policy.expiry(from: now)))
+        return .stored
+    }
+
+    // MARK: Housekeeping
+
+    /// Applies `ImageCachePolicy.evictions` (with `expired`: a prune) and deletes the files;
+    /// returns how many rows went.
+    @discardableResult
+    public func evict(now: Timestamp, expired: Bool) throws -> Int {
+        let victims = policy.evictions(try store.imageRecords(), now: now, expired: expired)
+        for record in victims {
+            if let image = cachedImage(record) { try? FileManager.default.removeItem(atPath: image.path) }
+        }
+        return try store.deleteImages(victims.map(\.url))
+    }
+
+    /// Deletes every cached image and every row, failures included; returns the rows deleted.
+    @discardableResult
+    public func clear() throws -> Int {
+        let count = try store.clearImages()
+        try? FileManager.default.removeItem(atPath: directory)
+        return count
+    }
+
+    public func stats(now: Timestamp) throws -> ImageCacheStats {
+        var stats = ImageCacheStats()
+        for record in try store.imageRecords() {
+            if record.isStored {
+                stats.images += 1
+                stats.bytes += record.bytes
+                if record.expiresAt <= now { stats.expired += 1 }
+            } else {
+                stats.failures += 1
+                if let retryAt = record.retryAt, retryAt > now { stats.backingOff += 1 }
+            }
+        }
+        return stats
+    }
+
+    /// Writes to a temporary file in the same folder and renames it into place, so a reader
+    /// (a page being served) sees the old file or the new one, never half of one.
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let temporary = folder + "/.tmp-\(getpid())-" + (path as NSString).lastPathComponent
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw ImageCacheError.cannotWrite(path: path, reason: reason)
+            }
+        } catch let error as ImageCacheError {
+            throw error
+        } catch {
+            throw ImageCacheError.cannotWrite(path: path, reason: error.localizedDescription)
+        }
+    }
+}

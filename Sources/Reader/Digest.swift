@@ -1,0 +1,106 @@
+import FeedModel
+import Markup
+import Storage
+
+/// Cards as a digest for the terminal: one block per card, wrapped to the width by display
+/// columns, optionally under group headings. Pure: it reads cards and returns text.
+///
+///     Title of the card (bold on a terminal)
+///       Source name · 3h ago · #42
+///       https://example.org/link
+///
+///       The description as plain text, wrapped, with paragraphs, lists (• and 1.) and
+///       links (text <url>) kept readable.
+///       [image] https://example.org/picture.jpg
+///
+/// A card without a title is shown by the start of its text (else its link). Blocks are
+/// separated by one blank line.
+public struct Digest {
+    public enum Grouping: String, CaseIterable, Sendable {
+        case none, source, day
+    }
+
+    public var style: DigestStyle
+    /// What "3h ago" counts from.
+    public var now: Timestamp
+    /// Words of a search to highlight (styled modes only).
+    public var highlight: SearchHighlight?
+
+    public init(style: DigestStyle, now: Timestamp, highlight: SearchHighlight? = nil) {
+        self.style = style
+        self.now = now
+        self.highlight = highlight
+    }
+
+    static let indent = "  "
+
+    /// The whole digest. Groups come in the order their first card has in `cards`, and keep the
+    /// cards' order inside.
+    public func render(_ cards: [StoredCard], grouping: Grouping = .none) -> String {
+        var out = ""
+        for (heading, members) in Self.groups(cards, grouping) {
+            if let heading {
+                if !out.isEmpty { out += "\n" }
+                out += style.styled("== " + heading + " (\(members.count))", .header) + "\n\n"
+            }
+            for card in members { out += block(card) + "\n" }
+        }
+        return out
+    }
+
+    /// One card's lines, each ending in "\n".
+    public func block(_ stored: StoredCard) -> String {
+        let card = stored.card
+        let text = card.description.map(HTMLText.plainText) ?? ""
+        var lines: [String] = []
+        let title: String
+        if let t = card.title, !t.isEmpty {
+            title = t
+        } else if !text.isEmpty {
+            title = TextRules.truncate(TextRules.collapseWhitespace(text), to: 80)
+        } else {
+            title = card.link ?? "(untitled)"
+        }
+        for line in TextWrap.wrap(mark(title), width: style.width) { lines.append(style.styled(line, .title)) }
+
+        var meta = [stored.sourceName]
+        if let date = card.published ?? card.updated { meta.append(Age.describe(date, now: now)) } else { meta.append("undated") }
+        if let author = card.author, !author.isEmpty { meta.append(author) }
+        meta.append("#\(stored.id.rawValue)")
+        if stored.isRead { meta.append("read") }
+        for line in TextWrap.wrap(meta.joined(separator: " · "), width: style.width, indent: Self.indent) {
+            lines.append(style.styled(line, .meta))
+        }
+        if let link = card.link, link != title {
+            for line in TextWrap.wrap(link, width: style.width, indent: Self.indent) { lines.append(style.styled(line, .link)) }
+        }
+        if !text.isEmpty {
+            lines.append("")
+            lines += TextWrap.wrap(mark(text), width: style.width, indent: Self.indent)
+        }
+        if let image = card.image {
+            if text.isEmpty { lines.append("") }
+            for line in TextWrap.wrap("[image] " + image, width: style.width, indent: Self.indent) {
+                lines.append(style.styled(line, .image))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func mark(_ text: String) -> String {
+        guard let highlight, style.mode != .plain else { return text }
+        return highlight.apply(to: text) { style.styled($0, .match) }
+    }
+
+    static func groups(_ cards: [StoredCard], _ grouping: Grouping) -> [(String?, [StoredCard])] {
+        guard grouping != .none else { return cards.isEmpty ? [] : [(nil, cards)] }
+        var order: [String] = []
+        var members: [String: [StoredCard]] = [:]
+        for card in cards {
+            let key = grouping == .source ? card.sourceName : Age.day(card.sortDate)
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(card)
+        }
+        return order.map { ($0, members[$0]!) }
+    }
+}

@@ -1,0 +1,119 @@
+/// Word wrapping by display width (see `DisplayWidth`), for text that `HTMLText.plainText`
+/// produced: lines separated by "\n", blank lines between paragraphs, list items starting with
+/// "• " or "1. " after their nesting indent.
+public enum TextWrap {
+    /// `text` wrapped so that no line is wider than `width` columns, `indent` included (the
+    /// indent starts every non-blank line). Words break at spaces; a word wider than a whole line
+    /// (a long URL, a run of CJK text) is cut between characters. A list item's continuation
+    /// lines hang under its text, after the marker. ANSI escapes take no width and are never cut.
+    public static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
+        let available = max(8, width - DisplayWidth.of(indent))
+        var out: [String] = []
+        // Split on the bytes: "\n" and " " are ASCII, so every cut is a character boundary,
+        // and byte splitting costs no grapheme breaking.
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = Substring(bytes)
+            if line.allSatisfy({ $0 == " " }) { out.append(""); continue }
+            for wrapped in wrapLine(line, width: available) { out.append(indent + wrapped) }
+        }
+        return out
+    }
+
+    /// One line of text: its leading spaces and list marker kept, the rest wrapped.
+    static func wrapLine(_ line: Substring, width: Int) -> [String] {
+        let leading = line.prefix(while: { $0 == " " })
+        var rest = line.dropFirst(leading.count)
+        var marker = ""
+        if rest.hasPrefix("• ") || rest.hasPrefix("- ") || rest.hasPrefix("* ") {
+            marker = String(rest.prefix(2))
+        } else if let dot = rest.firstIndex(of: "."), rest[..<dot].count <= 4, !rest[..<dot].isEmpty,
+                  rest[..<dot].allSatisfy(\.isASCII), rest[..<dot].allSatisfy(\.isNumber),
+                  rest[rest.index(after: dot)...].hasPrefix(" ") {
+            marker = String(rest[...dot]) + " "
+        }
+        rest = rest.dropFirst(marker.count)
+        var prefix = String(leading) + marker
+        // A marker hanging more than half the line would leave no room: no hanging then.
+        if DisplayWidth.of(prefix) > width / 2 { prefix = "" }
+        let hang = String(repeating: " ", count: DisplayWidth.of(prefix))
+
+        var lines: [String] = []
+        var current = prefix.isEmpty ? String(leading) + marker : prefix
+        var currentWidth = DisplayWidth.of(current)
+        var lineHasWord = false
+        func newLine() {
+            lines.append(current)
+            current = hang
+            currentWidth = hang.count
+            lineHasWord = false
+        }
+        for bytes in rest.utf8.split(separator: 0x20, omittingEmptySubsequences: true) {
+            let word = Substring(bytes)
+            let w = DisplayWidth.of(word)
+            let space = lineHasWord ? 1 : 0
+            if currentWidth + space + w <= width {
+                if lineHasWord { current += " " }
+                current += word
+                currentWidth += space + w
+                lineHasWord = true
+                continue
+            }
+            if lineHasWord { newLine() }
+            if currentWidth + w <= width {
+                current += word
+                currentWidth += w
+                lineHasWord = true
+                continue
+            }
+            // Wider than a whole line: cut between characters (escapes kept whole).
+            for piece in pieces(of: word, first: width - currentWidth, then: width - hang.count) {
+                if lineHasWord { newLine() }
+                current += piece
+                currentWidth += DisplayWidth.of(piece)
+                lineHasWord = true
+            }
+        }
+        lines.append(current)
+        return lines.map { $0.trimmingTrailingSpaces() }
+    }
+
+    /// `word` cut into pieces at most `first` columns wide for the first, `then` for the others
+    /// (each at least one character, so a character wider than the line still moves on).
+    static func pieces(of word: Substring, first: Int, then: Int) -> [String] {
+        var pieces: [String] = []
+        var piece = ""
+        var pieceWidth = 0
+        var limit = max(1, first)
+        var escape = false
+        for character in word {
+            if escape || character == "\u{1B}" {
+                piece.append(character)
+                if character != "\u{1B}", character != "[", let a = character.asciiValue, (0x40...0x7E).contains(a) {
+                    escape = false
+                } else {
+                    escape = true
+                }
+                continue
+            }
+            let w = DisplayWidth.of(character: character)
+            if pieceWidth + w > limit && pieceWidth > 0 {
+                pieces.append(piece)
+                piece = ""
+                pieceWidth = 0
+                limit = max(1, then)
+            }
+            piece.append(character)
+            pieceWidth += w
+        }
+        if !piece.isEmpty { pieces.append(piece) }
+        return pieces
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

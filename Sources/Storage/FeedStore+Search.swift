@@ -1,0 +1,54 @@
+import FeedModel
+
+// Full-text search (see `SearchIndex`).
+extension FeedStore {
+    /// Indexes the cards saved or changed since the last refresh, in one transaction; returns
+    /// how many. Cheap when nothing is waiting (two indexed reads), so every search calls it.
+    @discardableResult
+    public func refreshSearchIndex() throws -> Int {
+        let waiting = try db.prepare("""
+            SELECT (SELECT coalesce(max(id), 0) FROM cards) > (SELECT indexed_through FROM card_search_state)
+                   OR EXISTS (SELECT 1 FROM card_search_pending)
+            """)
+        guard try waiting.queryOne([], { $0.bool(0) }) == true else { return 0 }
+        // New cards (above the mark), then queued ones; each in batches, so a large backlog
+        // (the first refresh after the migration) never holds every description in memory.
+        let new = try db.prepare("""
+            SELECT id, title, description, author FROM cards
+            WHERE id > (SELECT indexed_through FROM card_search_state) AND id > ?1
+            ORDER BY id LIMIT 256
+            """)
+        let queued = try db.prepare("""
+            SELECT c.id, c.title, c.description, c.author
+            FROM card_search_pending p JOIN cards c ON c.id = p.card_id
+            WHERE p.card_id > ?1 ORDER BY p.card_id LIMIT 256
+            """)
+        let write = try db.prepare(
+            "INSERT OR REPLACE INTO card_search (rowid, title, description, author) VALUES (?1, ?2, ?3, ?4)")
+        let convert = descriptionText
+        return try db.writeTransaction {
+            var count = 0
+            for source in [new, queued] {
+                var last: Int64 = 0
+                while true {
+                    // Each batch is read completely before it is written.
+                    let rows = try source.query([.integer(last)]) { row in
+                        (row.int64(0), row.string(1), row.string(2), row.string(3))
+                    }
+                    guard let tail = rows.last else { break }
+                    for (id, title, description, author) in rows {
+                        try write.execute([.integer(id), SQLValue(title),
+                                           SQLValue(SearchIndex.descriptionText(description, convert)), SQLValue(author)])
+                    }
+                    count += rows.count
+                    last = tail.0
+                }
+            }
+            try db.execute("""
+                DELETE FROM card_search_pending;
+                UPDATE card_search_state SET indexed_through = (SELECT coalesce(max(id), 0) FROM cards);
+                """)
+            return count
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The full-text index of the cards (migration 4, table `card_search`): what goes in, and how.
+///
+/// Indexed per card: the title, the description as plain text (at most `descriptionLimit`
+/// characters of it) and the author, folded by SQLite's `unicode61 remove_diacritics 2` tokenizer
+/// (case and diacritics: "cafe" finds "Café").
+///
+/// Kept in step by the store: a card is indexed when its id is at most
+/// `card_search_state.indexed_through` and it is not queued in `card_search_pending`. So a new
+/// card costs the saving transaction nothing; a trigger queues a card whose title, description or
+/// author changed, and another deletes its words with the card (and lowers the mark when the
+/// highest id goes, as SQLite may give that id again). `FeedStore.refreshSearchIndex()` indexes
+/// what is waiting in one transaction: `feeds update` at the end of its run, every search first.
+///
+/// Storage knows no HTML: `FeedStore.descriptionText` turns a description into the text to index
+/// (the Aggregator sets Markup's converter). Without it the description is indexed as stored,
+/// markup included (tag names become extra words), which is still correct for plain-text
+/// descriptions and for tests.
+public enum SearchIndex {
+    /// UTF-8 bytes of a description's text that are indexed (cut at a character boundary):
+    /// the start of an article carries its subject, and indexing whole articles as HTML made a
+    /// cold update more than twice as costly. Converters may stop reading at this bound.
+    public static let descriptionLimit = 2048
+
+    /// The description text to index: converted, then cut to `descriptionLimit` bytes.
+    static func descriptionText(_ description: String?, _ convert: ((String) -> String)?) -> String? {
+        guard let description else { return nil }
+        let text = convert.map { $0(description) } ?? description
+        guard text.utf8.count > descriptionLimit else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: descriptionLimit)
+        while end.samePosition(in: text.unicodeScalars) == nil { end = text.utf8.index(before: end) }
+        return String(text[..<end])
+    }
+}

@@ -1,0 +1,62 @@
+import Aggregator
+import FeedModel
+import Fetching
+import Foundation
+import HTMLDigest
+import ImageCache
+
+/// `feeds html`: the static digest site.
+enum HTMLCommand: Command {
+    static let name = "html"
+    static let summary = "write the digest as static HTML pages (with cached images)"
+    static let help = """
+    usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--no-images]
+
+    Writes the digest into DIR: index.html (the latest cards, a row per source), a page per
+    sort order, an archive page per day, a page per source, digest.atom, sources.opml and
+    style.css, with the cards' images copied from the image cache. The pages run no script and
+    load nothing from outside DIR. Files whose content did not change are not rewritten, and
+    every file is replaced atomically, so DIR can be served while it is being written.
+
+    options:
+      --out DIR          the folder to write (created when missing)
+      --since WHEN       the latest digest: cards since 36h, 7d, 2w ... ago (from the start
+                         of that hour, so reruns within the hour change nothing), or since a
+                         date (YYYY-MM-DD, UTC); default 7d
+      --title TEXT       the site's title (default "feeds digest")
+      --no-images        do not download images (cached ones are still shown)
+
+    Prints the path of index.html. Exit status 0, or 2 for usage errors and unwritable folders.
+    """
+    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images"])
+
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        guard args.positionals.isEmpty else { throw UsageError("html takes no arguments", command: name) }
+        guard let outValue = args.value("--out"), !outValue.isEmpty else { throw UsageError("--out DIR is required", command: name) }
+        let out = outValue.hasPrefix("/") ? outValue : FileManager.default.currentDirectoryPath + "/" + outValue
+        let now = UpdateRunner.systemClock()
+        let since = try SinceOption.parse(args.value("--since") ?? "7d", now: now, command: name)
+        let options = DigestOptions(title: args.value("--title") ?? "feeds digest", since: since, now: now)
+
+        let workspace = try global.workspace()
+        let model = try DigestModel.load(from: workspace.store, options: options)
+        let cache = workspace.imageCache()
+        if !args.flag("--no-images") {
+            let fetcher = try Fetcher(limits: ImageDownloads.limits(policy: cache.policy))
+            let summary = try cache.download(model.latestImageURLs(options), fetcher: fetcher, now: now)
+            if Terminal.stdoutIsTTY { Output.standard.line(ImageDownloads.line(summary)) }
+        }
+        let cached = try cache.images(for: model.allImageURLs, now: now)
+        let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
+        let items = try workspace.sources().map { s in
+            OPML.ExportItem(url: s.entry.url, title: s.stored.displayName, siteURL: s.stored.feed.link, tags: s.entry.tags)
+        }
+        let report = try DigestWriter(directory: out, options: options)
+            .write(model, images: images, extraFiles: ["sources.opml": OPML.export(items)])
+        if Terminal.stdoutIsTTY {
+            Output.standard.line("\(report.written.count) files written, \(report.unchanged) unchanged, \(report.removed.count) removed")
+        }
+        Output.standard.line(report.indexPath)
+        return .ok
+    }
+}

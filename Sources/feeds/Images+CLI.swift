@@ -1,0 +1,58 @@
+import Aggregator
+import FeedModel
+import Fetching
+import Foundation
+import HTMLDigest
+import ImageCache
+
+/// The image cache as the commands use it: under the cache folder of `--home` (or XDG), its
+/// metadata in the workspace's database.
+extension Workspace {
+    func imageCache() -> ImageCache {
+        ImageCache(directory: paths.cacheDirectory + "/images", store: store)
+    }
+}
+
+enum ImageDownloads {
+    /// Fetch limits for images: the cache's size cap as the body cap, four at once per host
+    /// (images usually come from one CDN per source), a shorter timeout than feeds get.
+    static func limits(policy: ImageCachePolicy) -> FetchLimits {
+        FetchLimits(userAgent: "feeds/\(Version.string) (feed reader; libcurl)", connectTimeout: .seconds(10),
+                    totalTimeout: .seconds(20), maxBodyBytes: policy.maxImageBytes, maxWireBytes: policy.maxImageBytes,
+                    maxRedirects: 5, maxInFlight: 16, maxPerHost: 4)
+    }
+
+    /// Downloads the images of the cards since `since`; returns the summary.
+    static func run(_ workspace: Workspace, since: Timestamp, now: Timestamp) throws -> ImageDownloadSummary {
+        let options = DigestOptions(since: since, now: now)
+        let model = try DigestModel.load(from: workspace.store, options: options)
+        let cache = workspace.imageCache()
+        let fetcher = try Fetcher(limits: limits(policy: cache.policy))
+        return try cache.download(model.latestImageURLs(options), fetcher: fetcher, now: now)
+    }
+
+    static func line(_ s: ImageDownloadSummary) -> String {
+        "images: \(s.stored) downloaded, \(s.notModified) not modified, \(s.failed) failed, \(s.skipped) cached or backing off"
+    }
+}
+
+/// `--since`: a duration back from now (`36h`, `7d`, `2w`; the start of that hour) or a date
+/// (`2026-11-01`, UTC).
+enum SinceOption {
+    static func parse(_ text: String, now: Timestamp, command: String) throws -> Timestamp {
+        let units: [Character: Int64] = ["m": 60, "h": 3_600, "d": 86_400, "w": 7 * 86_400]
+        if let unit = text.last, let factor = units[unit], let n = Int64(text.dropLast()), n >= 0 {
+            // Rounded down to the hour: the pages name this moment and list the cards after
+            // it, so an exact "now - 7d" would change them on every run (cron every 15
+            // minutes would rewrite the index each time for nothing).
+            let exact = now.secondsSince1970 - n * factor
+            return Timestamp(secondsSince1970: exact - ((exact % 3_600) + 3_600) % 3_600)
+        }
+        let parts = text.split(separator: "-").map { Int($0) }
+        if parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2],
+           let t = Timestamp(year: y, month: m, day: d) {
+            return t
+        }
+        throw UsageError("--since needs a duration like 36h, 7d, 2w or a date like 2026-11-01, got '\(text)'", command: command)
+    }
+}

@@ -1,0 +1,53 @@
+import Aggregator
+import FeedModel
+import Storage
+
+/// `feeds mark read|unread`: sets the read state of cards.
+enum MarkCommand: Command {
+    static let name = "mark"
+    static let summary = "mark cards read or unread (by id, by source, all, or before a date)"
+    static let help = """
+    usage: feeds mark read|unread CARD-ID ...
+           feeds mark read|unread --source NAME
+           feeds mark read|unread --all
+           feeds mark read|unread --before 2d|DATE
+
+    Card ids are the #numbers 'feeds read' shows (cardID in --json). Prints how many cards
+    changed state.
+
+    options:
+      --source NAME    every card of one source, by name or URL
+      --all            every card
+      --before WHEN    cards dated before WHEN (30m, 12h, 2d, 1w back from now, or a date)
+    """
+    static let spec = Arguments.Spec(valued: ["--source", "--before"], flags: ["--all"])
+
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        guard let state = args.positionals.first, state == "read" || state == "unread" else {
+            throw UsageError("say 'feeds mark read' or 'feeds mark unread'", command: name)
+        }
+        let ids = args.positionals.dropFirst()
+        let chosen = [!ids.isEmpty, args.value("--source") != nil, args.flag("--all"), args.value("--before") != nil]
+        guard chosen.filter({ $0 }).count == 1 else {
+            throw UsageError("give card ids, or one of --source, --all, --before", command: name)
+        }
+        let workspace = try global.workspace()
+        let selection: CardSelection
+        if !ids.isEmpty {
+            selection = .cards(try ids.map { text in
+                let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+                guard let n = Int64(digits), n > 0 else { throw UsageError("'\(text)' is not a card id (a number, as in #42)", command: name) }
+                return CardID(rawValue: n)
+            })
+        } else if let source = args.value("--source") {
+            selection = .source(try ReaderOptions.source(source, in: workspace.store, command: name))
+        } else if let before = args.value("--before") {
+            selection = .before(try ReaderOptions.moment(before, option: "--before", now: UpdateRunner.systemClock(), command: name))
+        } else {
+            selection = .all
+        }
+        let changed = try workspace.store.setRead(state == "read", selection)
+        Output.standard.line("\(changed) card\(changed == 1 ? "" : "s") marked \(state)")
+        return .ok
+    }
+}

@@ -1,0 +1,57 @@
+import Aggregator
+import FeedModel
+import Reader
+import Storage
+
+/// `feeds search QUERY`: full-text search of the saved cards.
+enum SearchCommand: Command {
+    static let name = "search"
+    static let summary = "full-text search of saved cards (titles, descriptions, authors)"
+    static var help: String {
+        """
+        usage: feeds search QUERY [--sort ORDER] [--source NAME] [--tag TAG] [--since 2d|DATE]
+                                  [--unread] [--limit N] [--group source|day|none] [--json]
+
+        Finds saved cards by the words of their title, description (its first \(SearchIndex.descriptionLimit) bytes of
+        text) and author. Case and accents are ignored ('cafe' finds 'Café'). Matches are
+        highlighted on a terminal. Searching does not mark cards read.
+
+        QUERY: words (all must match), "a phrase", prefix*, AND, OR, NOT, parentheses,
+        title:word, author:word, description:word. Quote the query for the shell:
+            feeds search '"swift concurrency" OR actor*'
+
+        options:
+          --sort ORDER     the order (default relevance):
+        \(ReadCommand.orders)
+          --since WHEN     cards dated from WHEN (30m, 12h, 2d, 1w, or a date)
+          --source NAME    one source, by name or URL
+          --tag TAG        sources with this tag
+          --unread         unread cards only
+          --limit N        at most N cards
+          --group BY       headings by source or by day (UTC)
+          --json           a JSON array of cards, as 'feeds read --json'
+        """
+    }
+    static let spec = Arguments.Spec(valued: ["--sort", "--since", "--source", "--tag", "--limit", "--group"],
+                                     flags: ["--unread", "--json"])
+
+    static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        guard !args.positionals.isEmpty else { throw UsageError("no search query given", command: name) }
+        let text = args.positionals.joined(separator: " ")
+        let order = try ReaderOptions.order(args, default: .relevance, command: name)
+        let grouping = try ReaderOptions.grouping(args, command: name)
+        let workspace = try global.workspace()
+        let now = UpdateRunner.systemClock()
+        let query = try ReaderOptions.query(args, store: workspace.store, now: now, command: name)
+        let cards: [StoredCard]
+        do {
+            cards = try workspace.store.search(text, query: query, order: order)
+        } catch let error as StorageError {
+            if case .badSearchQuery = error { throw UsageError(error.description, command: name) }
+            throw error
+        }
+        if cards.isEmpty && !args.flag("--json") && Terminal.stdoutIsTTY { Diagnostics.warning("no card matches \(text)") }
+        ReaderOptions.show(cards, json: args.flag("--json"), grouping: grouping, now: now, highlight: SearchHighlight(query: text))
+        return .ok
+    }
+}

@@ -1,0 +1,298 @@
+import XCTest
+import FeedModel
+import TestSupport
+@testable import Storage
+
+/// FTS5 search over title, description and author: syntax, folding, ranking, and the index
+/// following every write of the cards.
+final class SearchTests: StoreTestCase {
+    private var source: SourceID!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        source = try addSource(name: "Feed")
+    }
+
+    private func card(_ guid: String, _ title: String?, description: String? = nil, author: String? = nil,
+                      published: Timestamp? = nil) -> Card {
+        Card(id: guid, title: title, description: description, link: "https://example.org/\(guid)",
+             published: published, author: author)
+    }
+
+    private func found(_ text: String, _ query: CardQuery = CardQuery(), order: CardOrder = .newest) throws -> [String] {
+        try store.search(text, query: query, order: order).compactMap(\.card.id)
+    }
+
+    /// SQLite's own check that the external-content index matches the cards exactly.
+    private func assertIndexInStep(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNoThrow(try store.db.execute("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"),
+                         file: file, line: line)
+    }
+
+    func testDiacriticsAndCaseAreFolded() throws {
+        try save([card("a", "Café de Flore"), card("b", "Cafeteria menu"), card("c", "Tea room")], to: source, at: t(1))
+        XCTAssertEqual(try found("cafe"), ["a"])
+        XCTAssertEqual(try found("CAFÉ"), ["a"])
+        XCTAssertEqual(try found("café"), ["a"])
+        XCTAssertEqual(try found("flore"), ["a"])
+    }
+
+    func testPhrasePrefixAndBooleanOperators() throws {
+        try save([card("a", "The quick brown fox", published: t(1)),
+                  card("b", "A brown and quick dog", published: t(2)),
+                  card("c", "Compilers for Swift on Linux", published: t(3)),
+                  card("d", "Compilation of Rust crates", published: t(4)),
+                  card("e", "Swift on the Mac", published: t(5))], to: source, at: t(10))
+        XCTAssertEqual(try found("\"quick brown\""), ["a"])
+        XCTAssertEqual(try found("quick brown"), ["b", "a"], "words alone: all must match, anywhere")
+        XCTAssertEqual(try found("compil*"), ["d", "c"])
+        XCTAssertEqual(try found("swift AND linux"), ["c"])
+        XCTAssertEqual(try found("swift OR rust"), ["e", "d", "c"])
+        XCTAssertEqual(try found("swift NOT linux"), ["e"])
+        XCTAssertEqual(try found("(swift OR rust) NOT compil*"), ["e"])
+        XCTAssertEqual(try found("title:fox"), ["a"])
+    }
+
+    func testDescriptionsAndAuthorsAreSearched() throws {
+        try save([card("a", "One", description: "<p>Hello <b>wörld</b></p>"),
+                  card("b", "Two", author: "Zoë Müller"),
+                  card("c", "Three", description: "nothing here", author: "Someone Else")], to: source, at: t(1))
+        XCTAssertEqual(try found("world"), ["a"])
+        XCTAssertEqual(try found("zoe muller"), ["b"])
+        XCTAssertEqual(try found("author:muller"), ["b"])
+        XCTAssertEqual(try found("description:hello"), ["a"])
+        XCTAssertEqual(try found("nothing OR zoe"), ["c", "b"])
+    }
+
+    func testRelevanceRanksBestMatchFirstThenNewest() throws {
+        try save([card("weak", "Notes", description: "a long text about many things, once mentioning kiwi, and more words here",
+                       published: t(5)),
+                  card("strong", "kiwi kiwi kiwi", published: t(1)),
+                  card("twinA", "kiwi pie", published: t(2)),
+                  card("twinB", "kiwi pie", published: t(2))], to: source, at: t(10))
+        let ranked = try found("kiwi", order: .relevance)
+        XCTAssertEqual(ranked.first, "strong")
+        XCTAssertEqual(ranked.last, "weak")
+        // Equal scores: the newest order breaks the tie (equal dates: later saved first).
+        XCTAssertEqual(Array(ranked[1...2]), ["twinB", "twinA"])
+        XCTAssertEqual(try store.search("kiwi").compactMap(\.card.id), ranked, "relevance is search's default")
+        XCTAssertEqual(try found("kiwi", order: .oldest), ["strong", "twinA", "twinB", "weak"])
+        XCTAssertEqual(try found("kiwi", order: .title), ["strong", "twinB", "twinA", "weak"])
+    }
+
+    /// Every order on matches with equal dates, missing dates and missing titles: the tie breaks
+    /// of `CardOrder` hold for search results too, and the non-matching card never shows.
+    func testEveryOrderOnMatchesWithEqualAndMissingDates() throws {
+        let other = try addSource("https://a.example/feed", name: "Alpha")
+        try save([card("a", "plum one", published: t(2)), card("b", "Plum two", published: t(2)),
+                  card("c", nil, description: "plum, untitled"), card("d", "plum undated"),
+                  card("x", "pear", published: t(3))], to: source, at: t(10))
+        try save([card("e", "plum alpha", published: t(1))], to: other, at: t(11))
+        XCTAssertEqual(try found("plum", order: .newest), ["b", "a", "e", "d", "c"], "equal dates: saved later first; undated last")
+        XCTAssertEqual(try found("plum", order: .oldest), ["e", "a", "b", "c", "d"])
+        XCTAssertEqual(try found("plum", order: .source), ["e", "b", "a", "d", "c"], "Alpha before Feed")
+        XCTAssertEqual(try found("plum", order: .title), ["e", "a", "b", "d", "c"], "untitled last")
+        let ranked = try found("plum", order: .relevance)
+        XCTAssertEqual(Set(ranked), ["a", "b", "c", "d", "e"])
+        XCTAssertEqual(ranked.last, "c", "a match in the description weighs less than one in a title")
+        for order in CardOrder.all {
+            XCTAssertEqual(try found("plum", order: order), try found("plum", order: order), "stable: \(order)")
+        }
+    }
+
+    /// A limited search in a listing order either walks the order's index or sorts the matches
+    /// (see `walksOrder`): both plans give the same cards in the same order, and each plan is
+    /// the one its SQL says.
+    func testBothSearchPlansGiveTheSameCards() throws {
+        let other = try addSource("https://a.example/feed", name: "Alpha")
+        try save((0..<30).map { i in card("f\(i)", i % 3 == 0 ? "fig \(i)" : "date \(i)",
+                                         published: i % 5 == 0 ? nil : t(i % 4)) }, to: source, at: t(10))
+        try save((0..<10).map { i in card("a\(i)", "fig alpha \(i)", published: t(1)) }, to: other, at: t(11))
+        _ = try store.markRead(.cards([CardID(rawValue: 3), CardID(rawValue: 31)]))
+        try store.refreshSearchIndex()
+        for order in CardOrder.all where order != .relevance {
+            for query in [CardQuery(limit: 7), CardQuery(unreadOnly: true, limit: 5), CardQuery(sourceID: source, limit: 4),
+                          CardQuery(since: t(2), limit: 50)] {
+                let walked = FeedStore.listing(query, order: order, search: "fig", walk: true)
+                let sorted = FeedStore.listing(query, order: order, search: "fig", walk: false)
+                XCTAssertTrue(walked.sql.contains("EXISTS") && !sorted.sql.contains("EXISTS"))
+                let a = try store.readCards(walked.sql, walked.values).compactMap(\.card.id)
+                XCTAssertFalse(a.isEmpty)
+                XCTAssertEqual(a, try store.readCards(sorted.sql, sorted.values).compactMap(\.card.id), "\(order) \(query)")
+                XCTAssertEqual(try found("fig", query, order: order), a, "search() picks one of them")
+            }
+        }
+    }
+
+    func testSearchKeepsTheQueryFilters() throws {
+        let other = try addSource("https://other.example/feed", name: "Other", tags: ["news"])
+        try save([card("a", "apple pie", published: t(1)), card("b", "apple tart", published: t(2))], to: source, at: t(3))
+        try save([card("c", "apple cake", published: t(4))], to: other, at: t(5))
+        XCTAssertEqual(try found("apple", CardQuery(sourceID: source)), ["b", "a"])
+        XCTAssertEqual(try found("apple", CardQuery(tag: "news")), ["c"])
+        XCTAssertEqual(try found("apple", CardQuery(limit: 1)), ["c"])
+        XCTAssertEqual(try found("apple", CardQuery(limit: 1), order: .relevance).count, 1)
+        _ = try store.markRead(.cards([CardID(rawValue: 2)]))
+        XCTAssertEqual(try found("apple", CardQuery(unreadOnly: true)), ["c", "a"])
+        XCTAssertEqual(try found("apple", CardQuery(sourceID: other), order: .source), ["c"])
+    }
+
+    // MARK: - The index follows the cards
+
+    func testUpdatedCardIsFoundByItsNewWordsOnly() throws {
+        try save([card("a", "Old headline", author: "Ann")], to: source, at: t(1))
+        XCTAssertEqual(try found("headline"), ["a"])
+        let summary = try save([card("a", "Fresh title", author: "Bob")], to: source, at: t(2))
+        XCTAssertEqual(summary.updated, 1)
+        XCTAssertEqual(try found("headline"), [])
+        XCTAssertEqual(try found("ann"), [])
+        XCTAssertEqual(try found("fresh"), ["a"])
+        XCTAssertEqual(try found("bob"), ["a"])
+        try save([card("a", "Fresh title", author: "Bob")], to: source, at: t(3))  // unchanged: touch only
+        _ = try store.markRead(.all)
+        XCTAssertEqual(try found("fresh"), ["a"])
+        assertIndexInStep()
+    }
+
+    func testRemovedSourceAndPrunedCardsAreNoLongerFound() throws {
+        let other = try addSource("https://other.example/feed", name: "Other")
+        try save([card("a", "zebra crossing")], to: source, at: t(1))
+        try save([card("b", "zebra stripes")], to: other, at: t(1))
+        XCTAssertEqual(try found("zebra"), ["b", "a"])
+        XCTAssertTrue(try store.removeSource(source))
+        XCTAssertEqual(try found("zebra"), ["b"])
+        assertIndexInStep()
+        // Retention deletes a read card the source no longer lists.
+        try save([card("c", "okapi")], to: other, at: t(2))
+        _ = try store.markRead(.all)
+        XCTAssertEqual(try store.prune(now: t(400), defaultKeepDays: 30), 1)
+        XCTAssertEqual(try found("zebra"), [])
+        XCTAssertEqual(try found("okapi"), ["c"])
+        assertIndexInStep()
+    }
+
+    // MARK: - What is indexed, and when
+
+    /// Cards the index does not hold yet: above the mark, or queued.
+    private func pending() throws -> Int {
+        try store.db.prepare("""
+            SELECT (SELECT count(*) FROM cards WHERE id > (SELECT indexed_through FROM card_search_state))
+                 + (SELECT count(*) FROM card_search_pending)
+            """).queryOne { $0.int(0) } ?? -1
+    }
+
+    /// SQLite gives a new card the highest id + 1: after the newest card is deleted, a new one
+    /// gets an id that was indexed once. It must count as new.
+    func testANewCardReusingADeletedIdIsIndexed() throws {
+        let other = try addSource("https://other.example/feed", name: "Other")
+        try save([card("a", "apple")], to: source, at: t(1))
+        try save([card("b", "banana")], to: other, at: t(2))
+        XCTAssertEqual(try found("banana"), ["b"])
+        XCTAssertTrue(try store.removeSource(other))
+        try save([card("c", "cherry")], to: source, at: t(3))
+        XCTAssertEqual(try store.cards().map(\.id.rawValue), [2, 1], "the deleted card's id came back")
+        XCTAssertEqual(try found("cherry"), ["c"])
+        XCTAssertEqual(try found("banana"), [])
+        XCTAssertEqual(try found("apple"), ["a"])
+        assertIndexInStep()
+    }
+
+    func testRetentionOfOldCardsKeepsTheMark() throws {
+        try save([card("a", "apple"), card("b", "banana")], to: source, at: t(1))
+        try store.refreshSearchIndex()
+        try store.db.execute("DELETE FROM cards WHERE id = 1")
+        XCTAssertEqual(try pending(), 0, "deleting an older card re-indexes nothing")
+        XCTAssertEqual(try found("apple"), [])
+        XCTAssertEqual(try found("banana"), ["b"])
+    }
+
+    func testDescriptionsAreIndexedThroughTheConverterAndBounded() throws {
+        var converted: [String] = []
+        store.descriptionText = { html in
+            converted.append(html)
+            return html.replacingOccurrences(of: "<p>", with: " ").replacingOccurrences(of: "</p>", with: " ")
+        }
+        let long = "<p>" + String(repeating: "filler ", count: SearchIndex.descriptionLimit / 7 + 10) + "needle</p>"
+        try save([card("a", "One", description: "<p>markup words</p>"), card("b", "Two", description: long)],
+                 to: source, at: t(1))
+        XCTAssertEqual(try found("markup"), ["a"])
+        XCTAssertEqual(try found("p"), [], "tags went through the converter, not into the index")
+        XCTAssertEqual(try found("filler"), ["b"])
+        XCTAssertEqual(try found("needle"), [], "words past the bound are not indexed")
+        XCTAssertEqual(converted.count, 2)
+        XCTAssertEqual(try store.refreshSearchIndex(), 0, "nothing left to index")
+        XCTAssertEqual(converted.count, 2, "an empty refresh converts nothing")
+    }
+
+    func testOnlyNewAndChangedTextIsQueued() throws {
+        try save([card("a", "Alpha", author: "Ann"), card("b", "Beta")], to: source, at: t(1))
+        XCTAssertEqual(try pending(), 2, "saved cards wait for the index")
+        XCTAssertEqual(try store.refreshSearchIndex(), 2)
+        XCTAssertEqual(try pending(), 0)
+        try save([card("a", "Alpha", author: "Ann"), card("b", "Beta")], to: source, at: t(2))
+        XCTAssertEqual(try pending(), 0, "unchanged cards cost the index nothing")
+        var moved = card("a", "Alpha", author: "Ann")
+        moved.link = "https://example.org/elsewhere"
+        XCTAssertEqual(try save([moved, card("b", "Beta, revised")], to: source, at: t(3)).updated, 2)
+        XCTAssertEqual(try pending(), 1, "a new link changes no indexed word; a new title does")
+        XCTAssertEqual(try found("revised"), ["b"], "a search indexes what is pending first")
+        assertIndexInStep()
+    }
+
+    func testDeletingAPendingCardLeavesNothingQueued() throws {
+        try save([card("a", "Gamma")], to: source, at: t(1))
+        XCTAssertTrue(try store.removeSource(source))
+        XCTAssertEqual(try pending(), 0)
+        XCTAssertEqual(try store.refreshSearchIndex(), 0)
+        assertIndexInStep()
+    }
+
+    // MARK: - Bad queries
+
+    func testBadQueriesAreStorageErrorsWithAClearMessage() throws {
+        try save([card("a", "anything")], to: source, at: t(1))
+        for text in ["\"unclosed", "AND", "foo:bar", "(swift", "e-mail"] {
+            XCTAssertThrowsError(try store.search(text), text) { error in
+                guard case let .badSearchQuery(query, reason)? = error as? StorageError else {
+                    return XCTFail("\(text): unexpected \(error)")
+                }
+                XCTAssertEqual(query, text)
+                XCTAssertFalse(reason.isEmpty)
+                let message = error.localizedDescription
+                XCTAssertTrue(message.hasPrefix("cannot search for \(text): "), message)
+                XCTAssertTrue(message.contains("\"a phrase\""), message)
+            }
+        }
+        for blank in ["", "   "] {
+            XCTAssertThrowsError(try store.search(blank)) { error in
+                XCTAssertEqual(error as? StorageError, .badSearchQuery(query: blank, reason: "it is empty; give at least one word"))
+            }
+        }
+        XCTAssertEqual(try found("\"e-mail\""), [], "quoted punctuation is fine")
+    }
+
+    // MARK: - Migration
+
+    func testMigrationFromVersionOneBackfillsTheIndex() throws {
+        let path = directory.file("old.db").path
+        do {
+            let db = try Database(path: path)
+            try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(1)))
+            try db.execute("""
+                INSERT INTO sources (id, url, name, kind, created_at) VALUES (1, 'https://old.example/feed', 'Old', 'feed', 0);
+                INSERT INTO cards (source_id, card_key, title, description, author, kind, content_hash,
+                                   first_seen_at, changed_at, last_seen_at, sort_date, published)
+                VALUES (1, 'k1', 'Crème brûlée', '<p>dessert</p>', 'Chef', 'article', 'h', 10, 10, 10, 5, 5),
+                       (1, 'k2', 'Soup', NULL, NULL, 'article', 'h', 10, 10, 10, 10, NULL);
+                """)
+            XCTAssertEqual(try db.prepare("PRAGMA user_version").queryOne { $0.int(0) }, 1)
+        }
+        let migrated = try FeedStore(path: path)
+        XCTAssertEqual(try migrated.databaseSchemaVersion(), FeedStore.schemaVersion)
+        XCTAssertEqual(try migrated.search("creme brulee").compactMap(\.key.rawValue), ["k1"])
+        XCTAssertEqual(try migrated.search("dessert OR soup", order: .newest).map(\.key.rawValue), ["k1", "k2"],
+                       "k2 has no date: after the dated card")
+        XCTAssertNoThrow(try migrated.db.execute("INSERT INTO card_search (card_search, rank) VALUES ('integrity-check', 1)"))
+        XCTAssertEqual(try migrated.integrityCheck(), "ok")
+    }
+}
