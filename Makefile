@@ -12,7 +12,7 @@ BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
-.PHONY: all deps bench-deps build debug run test bench browser-test install uninstall clean
+.PHONY: all deps bench-deps build debug run test bench browser-test install uninstall clean crosscheck fuzz test-sanitizers
 
 all: build
 
@@ -68,4 +68,21 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/feeds
 
 clean:
-	rm -rf .build $(DEMO_HOME) .browser-test
+	rm -rf .build $(DEMO_HOME) .browser-test .build-fuzz-* .build-asan .build-tsan .fuzz
+
+# --- Hardening (issue 7): not part of `make test`; these need ../shared or take long. ---
+SHARED ?= ../shared
+
+# Differential check: every item of ../shared/bench's corpus through feeds and python3-feedparser.
+crosscheck: bench-deps build
+	@test -d "$(SHARED)/bench" || { echo "crosscheck needs $(SHARED)/bench (set SHARED=path)" >&2; exit 1; }
+	/usr/bin/python3 tools/crosscheck.py "$(BIN)" --shared "$(SHARED)"
+
+# libFuzzer + ASan on every parser (tools/fuzz.sh): FUZZ_SECONDS per target (default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SHARED="$(SHARED)" tools/fuzz.sh $(FUZZ_TARGETS)
+
+# The test suite under AddressSanitizer, and its concurrent parts under ThreadSanitizer.
+test-sanitizers: deps
+	tools/test-sanitizers.sh $(SANITIZERS)

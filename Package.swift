@@ -42,6 +42,11 @@ let package = Package(
                            "Reader", "HTMLDigest", "ImageCache"]
         ),
 
+        // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
+        // --sanitize=fuzzer (tools/fuzz.sh), otherwise a replayer of saved inputs.
+        .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Aggregator"]),
+        .executableTarget(name: "feeds-fuzz", dependencies: ["ContractChecks"], path: "Fuzz"),
+
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
         .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),
+        .testTarget(name: "HardeningTests", dependencies: ["ContractChecks", "FeedModel", "TestSupport"]),
         .testTarget(name: "AggregatorTests", dependencies: ["Aggregator", "Storage", "Fetching", "FeedModel", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -53,7 +53,7 @@ public struct SourceEntry: Sendable, Hashable {
 
     /// The line written for this entry: `URL name="…" tags=a,b every=30m keep-days=N keep-cards=N`.
     public var formatted: String {
-        var parts = [url]
+        var parts = [SourcesFile.quoteIfNeeded(url)]
         if let search {
             // The query is always quoted, so a query like `a=b` never reads as an option.
             parts = ["search:" + search.engine.rawValue, SourcesFile.quoted(search.query)]
@@ -110,7 +110,10 @@ public enum SourcesFile {
     public static func parse(_ text: String, path: String = "sources") throws -> [SourceEntry] {
         var entries: [SourceEntry] = []
         var seen: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines split on the scalar "\n": as Characters, "\r\n" is one Character that is not
+        // "\n", and a file saved with CRLF line ends would read as one long line.
+        for (index, rawScalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let rawLine = String(String.UnicodeScalarView(rawScalars))
             let number = index + 1
             func bad(_ reason: String) -> AggregatorError { .sourcesFile(path: path, line: number, reason: reason) }
             let marked: [(word: String, quoted: Bool)]
@@ -269,7 +272,8 @@ public enum SourcesFile {
     }
 
     public static func quoteIfNeeded(_ s: String) -> String {
-        guard s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
+        // "\r" splits words like a space does (found by fuzzing: a quoted "\r" was written bare).
+        guard s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
         return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 

@@ -21,30 +21,49 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
             self = WebAddress(printableASCII: lo == u.startIndex && hi == u.endIndex ? raw : String(raw[lo..<hi]))
             return
         }
-        var s = Substring(WebAddress.trimmed(raw))
-        // "\r\n" is a single Character in Swift, so it is named on its own.
-        if s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-            s = Substring(s.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" && $0 != "\r\n" }.replacingAll(" ", with: "%20"))
+        // Everything below works on Unicode scalars, never on Characters: a combining mark
+        // after ":", "/", "?" or "#" joins it into one Character, which then no longer equals
+        // the delimiter (found by fuzzing: "htt:\u{06E2}/x" lost its scheme when read back).
+        var sc: [Unicode.Scalar] = []
+        for c in WebAddress.trimmed(raw).unicodeScalars {
+            switch c {
+            case "\t", "\n", "\r": continue
+            case " ": sc.append(contentsOf: ["%", "2", "0"])
+            case _ where c.value < 0x20 || c.value == 0x7F:
+                // Other control characters are percent-encoded (the URL standard's C0 control
+                // set): left raw, one at the end of the path would be trimmed away when the
+                // written address is read again (found by fuzzing: "ht:/\0\u{0C}").
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                sc.append(contentsOf: ["%", hex[Int(c.value >> 4)], hex[Int(c.value & 0xF)]])
+            default: sc.append(c)
+            }
         }
-        if let hash = s.firstIndex(of: "#") {
-            fragment = String(s[s.index(after: hash)...])
-            s = s[..<hash]
+        func text(_ part: ArraySlice<Unicode.Scalar>) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: part)
+            return String(view)
         }
-        if let q = s.firstIndex(of: "?") {
-            query = String(s[s.index(after: q)...])
-            s = s[..<q]
+        var from = 0, to = sc.count
+        if let hash = sc.firstIndex(of: "#") {
+            fragment = text(sc[(hash + 1)...])
+            to = hash
         }
-        if let colon = s.firstIndex(of: ":"), WebAddress.isScheme(s[..<colon]) {
-            scheme = s[..<colon].lowercased()
-            s = s[s.index(after: colon)...]
+        if let q = sc[..<to].firstIndex(of: "?") {
+            query = text(sc[(q + 1)..<to])
+            to = q
         }
-        if s.hasPrefix("//") {
-            s = s.dropFirst(2)
-            let end = s.firstIndex(of: "/") ?? s.endIndex
-            authority = String(s[..<end])
-            s = s[end...]
+        if let colon = sc[..<to].firstIndex(of: ":"), colon > 0,
+           WebAddress.isScheme(sc[..<colon]) {
+            scheme = text(sc[..<colon]).lowercased()
+            from = colon + 1
         }
-        path = String(s)
+        if to - from >= 2, sc[from] == "/", sc[from + 1] == "/" {
+            from += 2
+            let end = sc[from..<to].firstIndex(of: "/") ?? to
+            authority = text(sc[from..<end])
+            from = end
+        }
+        path = text(sc[from..<to])
     }
 
     /// `init(parsing:)` for a string of printable ASCII without spaces, as the same
@@ -113,6 +132,17 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         var out = ""
         if let scheme { out += scheme + ":" }
         if let authority { out += "//" + authority }
+        if authority == nil {
+            // RFC 3986 section 4.2 and 5.3: a path that would read back as something else once
+            // written (a first segment with a colon would become a scheme; "//x" an authority)
+            // gets "./" or "/." in front, so that parsing the text gives this address again.
+            if scheme == nil, let colon = path.utf8.firstIndex(of: UInt8(ascii: ":")),
+               !path.utf8[..<colon].contains(UInt8(ascii: "/")) {
+                out += "./"
+            } else if path.utf8.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+                out += "/."
+            }
+        }
         out += path
         if let query { out += "?" + query }
         if let fragment { out += "#" + fragment }
@@ -137,14 +167,14 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
             t.path = base.path
             t.query = query ?? base.query
         } else {
-            if path.hasPrefix("/") {
+            if path.utf8.first == UInt8(ascii: "/") {
                 t.path = WebAddress.removeDotSegments(path)
             } else {
                 let merged: String
                 if base.authority != nil && base.path.isEmpty {
                     merged = "/" + path
-                } else if let slash = base.path.lastIndex(of: "/") {
-                    merged = String(base.path[...slash]) + path
+                } else if let slash = base.path.unicodeScalars.lastIndex(of: "/") {
+                    merged = String(base.path.unicodeScalars[...slash]) + path
                 } else {
                     merged = path
                 }
@@ -211,9 +241,10 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
         return sub
     }
 
-    static func isScheme(_ s: Substring) -> Bool {
-        guard let first = s.first, first.isASCII, first.isLetter else { return false }
-        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+    static func isScheme(_ s: ArraySlice<Unicode.Scalar>) -> Bool {
+        func letter(_ c: Unicode.Scalar) -> Bool { (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") }
+        guard let first = s.first, letter(first) else { return false }
+        return s.allSatisfy { letter($0) || ($0 >= "0" && $0 <= "9") || $0 == "+" || $0 == "-" || $0 == "." }
     }
 
     static func normalizedAuthority(_ a: Substring) -> String {
@@ -227,20 +258,26 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// RFC 3986 section 5.2.4.
     static func removeDotSegments(_ path: String) -> String {
         guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
-        var input = Substring(path)
-        var output: [Substring] = []
-        let absolute = path.hasPrefix("/")
-        var segments = input.split(separator: "/", omittingEmptySubsequences: false)
+        // On scalars, like the split in init(parsing:): "/" followed by a combining mark is
+        // still a delimiter.
+        var output: [Substring.UnicodeScalarView] = []
+        let absolute = path.utf8.first == UInt8(ascii: "/")
+        var segments = Substring(path).unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
         if absolute { segments.removeFirst() }
-        let trailing = segments.last.map { $0 == "." || $0 == ".." } ?? false
+        func isDot(_ s: Substring.UnicodeScalarView) -> Bool { s.count == 1 && s.first == "." }
+        func isDotDot(_ s: Substring.UnicodeScalarView) -> Bool { s.count == 2 && s.allSatisfy { $0 == "." } }
+        let trailing = segments.last.map { isDot($0) || isDotDot($0) } ?? false
         for seg in segments {
-            if seg == "." { continue }
-            if seg == ".." { if !output.isEmpty { output.removeLast() }; continue }
+            if isDot(seg) { continue }
+            if isDotDot(seg) { if !output.isEmpty { output.removeLast() }; continue }
             output.append(seg)
         }
-        input = ""
-        var result = (absolute ? "/" : "") + output.joined(separator: "/")
-        if trailing && !result.hasSuffix("/") { result += "/" }
+        var result = absolute ? "/" : ""
+        for (i, seg) in output.enumerated() {
+            if i > 0 { result += "/" }
+            result += String(Substring(seg))
+        }
+        if trailing && result.utf8.last != UInt8(ascii: "/") { result += "/" }
         return result
     }
 

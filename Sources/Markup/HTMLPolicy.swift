@@ -101,9 +101,7 @@ public enum HTMLPolicy {
     static func safeURL(_ value: String, allowDataImage: Bool, resolve: (String) -> String) -> String? {
         // Common case: printable ASCII only, nothing to clean.
         let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") }
-        var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter { s in
-            !(s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0xFEFF || s.value == 0x200B || s.value == 0xFFFD)
-        }[...]
+        var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter(isKeptInURL)[...]
         while let f = scalars.first, f == " " || f == "\u{A0}" { scalars = scalars.dropFirst() }
         while let l = scalars.last, l == " " || l == "\u{A0}" { scalars = scalars.dropLast() }
         var cleaned = value
@@ -128,12 +126,23 @@ public enum HTMLPolicy {
             // Absolute already: kept as written, apart from inner spaces.
             if !cleaned.utf8.contains(0x20) { return cleaned }
         }
-        let resolved = resolve(cleaned)
+        var resolved = resolve(cleaned)
+        // The base brings its own characters: cleaned the same way, so that sanitizing the
+        // output again gives the same URL (found by fuzzing: a U+FFFD in an xml:base).
+        if !resolved.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            resolved = String(String.UnicodeScalarView(resolved.unicodeScalars.filter(isKeptInURL)))
+        }
         if let scheme = scheme(of: resolved) {
             return scheme == "http" || scheme == "https" || scheme == "mailto" ? resolved : nil
         }
         // Still relative (no usable base): harmless, kept as written.
         return scheme(of: resolved) == nil ? resolved : nil
+    }
+
+    /// Whether a URL keeps this character: not controls (C0, DEL, C1), byte order marks, zero
+    /// width spaces or replacement characters (what is left of undecodable bytes).
+    private static func isKeptInURL(_ s: Unicode.Scalar) -> Bool {
+        !(s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0xFEFF || s.value == 0x200B || s.value == 0xFFFD)
     }
 
     /// The absolute http(s) form of `value` resolved against `base`, or nil.

@@ -103,4 +103,29 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(xdg.cacheDirectory, "/u/.cache/feeds")
         XCTAssertThrowsError(try FeedsPaths.resolve(home: nil, environment: [:]))
     }
+
+    /// Found by fuzzing: a first word with a quoted part holding spaces was written back unquoted
+    /// and read back as several words.
+    func testAURLWithSpacesIsWrittenQuoted() throws {
+        let entries = try SourcesFile.parse("samples/a=\"b c\" tags=web\n")
+        XCTAssertEqual(entries.map(\.url), ["samples/a=b c"])
+        let again = try SourcesFile.parse(entries.map(\.formatted).joined(separator: "\n"))
+        XCTAssertEqual(again.map(\.url), ["samples/a=b c"])
+        XCTAssertEqual(again.map(\.tags), [["web"]])
+    }
+
+    /// A file saved with CRLF line ends: "\r\n" is one Character in Swift, so splitting lines on
+    /// Characters read the whole file as one line.
+    func testCRLFLineEnds() throws {
+        let entries = try SourcesFile.parse("https://a.example/feed name=A\r\nhttps://b.example/feed\r\n")
+        XCTAssertEqual(entries.map(\.url), ["https://a.example/feed", "https://b.example/feed"])
+        XCTAssertEqual(entries.first?.name, "A")
+    }
+
+    /// Found by fuzzing: a quoted "\r" in a URL was written back bare, where it splits words.
+    func testCarriageReturnInAQuotedWordIsWrittenQuoted() throws {
+        let entries = try SourcesFile.parse("\"a\rb\" tags=x")
+        XCTAssertEqual(entries.map(\.url), ["a\rb"])
+        XCTAssertEqual(try SourcesFile.parse(entries[0].formatted).map(\.url), ["a\rb"])
+    }
 }

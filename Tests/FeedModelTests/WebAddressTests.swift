@@ -327,4 +327,36 @@ final class WebAddressTests: XCTestCase {
     func testLooksLikeImageURLTrimsWhiteSpace() {
         XCTAssertTrue(WebAddress.looksLikeImageURL("  http://example.com/a.gif\n"))
     }
+
+    /// Found by fuzzing (url target): a relative result whose first segment has a colon read back
+    /// as a scheme ("Mtp:" then "mtp:"), and one starting with "//" as an authority.
+    func testWrittenRelativePathsReadBackTheSame() {
+        let colon = WebAddress.resolve("./Mtp:./x", against: "#frag")
+        XCTAssertEqual(colon, "./Mtp:./x")
+        XCTAssertNil(WebAddress(parsing: colon).scheme)
+        XCTAssertEqual(WebAddress.resolve(colon, against: "#frag"), colon)
+        // "/.//x/y" resolves to the path "//x/y" (dot segment removed), written back with "/.".
+        let slashes = WebAddress.resolve("/.//x/y", against: "file:/a")
+        XCTAssertEqual(slashes, "file:/.//x/y")
+        XCTAssertNil(WebAddress(parsing: slashes).authority)
+    }
+
+    /// Found by fuzzing: a combining mark joins the delimiter before it into one Character, so
+    /// splitting on Characters missed ":" and "/" ("htt:\u{06E2}/bz" lost its scheme).
+    func testDelimitersFollowedByCombiningMarksStillSplit() {
+        let a = WebAddress(parsing: "htt:\u{06E2}/bz")
+        XCTAssertEqual(a.scheme, "htt")
+        XCTAssertEqual(a.path, "\u{06E2}/bz")
+        XCTAssertEqual(WebAddress.resolve("\u{0301}x", against: "https://h.example/a/\u{0301}/b"),
+                       "https://h.example/a/\u{0301}/\u{0301}x")
+        XCTAssertEqual(WebAddress.resolve("./\u{0301}/../y", against: "https://h.example/a/"), "https://h.example/a/y")
+    }
+
+    /// Found by fuzzing: a control character left raw at the end of a path was trimmed away when
+    /// the written address was read again. Controls are percent-encoded, tabs and newlines dropped.
+    func testControlCharactersArePercentEncoded() {
+        XCTAssertEqual(WebAddress(parsing: "ht:/\0\u{0C}#x").description, "ht:/%00%0C#x")
+        XCTAssertEqual(WebAddress.resolve("", against: "ht:/\0\u{0C}#x"), "ht:/%00%0C")
+        XCTAssertEqual(WebAddress(parsing: "https://a.example/a\tb\nc").description, "https://a.example/abc")
+    }
 }

@@ -26,4 +26,18 @@ final class JSONFeedTests: XCTestCase {
         XCTAssertNil(b.updated)
         XCTAssertNil(b.title)
     }
+
+    /// Found by fuzzing: "https://:host/x" has an empty host (":host" is a port) and is no web URL.
+    func testURLsWithAnEmptyHostAreDropped() throws {
+        let json = """
+        {"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [{"id": "1",
+         "url": "https://:adio.example.net/1", "image": "https://user@/i.png",
+         "attachments": [{"url": "https://:adio.example.net/a.mp3", "mime_type": "audio/mpeg"},
+                         {"url": "https://ok.example/b.mp3", "mime_type": "audio/mpeg"}]}]}
+        """
+        let card = try FeedParser.parse(json).cards[0]
+        XCTAssertNil(card.link)
+        XCTAssertNil(card.image)
+        XCTAssertEqual(card.enclosures.map(\.url), ["https://ok.example/b.mp3"])
+    }
 }

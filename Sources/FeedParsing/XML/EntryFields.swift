@@ -86,6 +86,13 @@ enum CardURL {
             } else { return false }
             guard start < b.count, b[start] != 0x2F, b[start] != 0x3F, b[start] != 0x23 else { return false }
             for i in start..<b.count where b[i] <= 0x20 || b[i] == 0x7F { return false }
+            // The host must not be empty: not "https://:8080/x" nor "https://user@/x" (found by
+            // fuzzing; `WebAddress.isWebURL` refuses them too).
+            var end = start
+            while end < b.count, b[end] != 0x2F, b[end] != 0x3F, b[end] != 0x23 { end += 1 }
+            var host = start
+            for i in start..<end where b[i] == 0x40 { host = i + 1 }
+            guard host < end, b[host] != 0x3A else { return false }
             // Dot segments need the full parse to be removed.
             for i in start..<(b.count - 1) where b[i] == 0x2F && b[i + 1] == 0x2E { return false }
             return true
