@@ -19,6 +19,10 @@ echo
 echo "### feeds --home $home sources --cards 5"
 "$bin" --home "$home" sources --cards 5
 echo
+# --keep-unread: the demo shows the digest without marking it read, so every rerun shows it too.
+echo "### feeds --home $home read --limit 4 --keep-unread"
+"$bin" --home "$home" read --limit 4 --keep-unread
+echo
 # --since 2000-01-01: the samples are dated; the demo's digest shows all of them, whenever it runs.
 echo "### feeds --home $home html --out $home/site --since 2000-01-01"
 "$bin" --home "$home" html --out "$home/site" --since 2000-01-01 --title "feeds demo digest" || status=$?
