@@ -18,8 +18,9 @@ import Foundation
 /// - `title`: titled cards first, title trimmed and lower-cased (ASCII only) ascending, then the
 ///   `newest` order.
 /// - `relevance`: for search results, best bm25 match first, then the `newest` order. The matches
-///   alone are sorted (bm25 is computed per match, no index can hold it). Without a search text
-///   there is nothing to rank and `cards(_:order:)` lists in `newest` order.
+///   alone are sorted (bm25 is computed per match, no index can hold it), and at most the newest
+///   `FeedStore.relevanceWindow` (5,000) of them are ranked. Without a search text there is
+///   nothing to rank and `cards(_:order:)` lists in `newest` order.
 /// Index scans: every order lists all cards, unread cards, a tag's cards or cards since a date
 /// by walking its index. A single source's cards in `oldest` or `title` order are sorted (SQLite
 /// prefers the per-source index there), which sorts that source's cards only. Search results in

@@ -82,6 +82,32 @@ final class SearchTests: StoreTestCase {
 
     /// Every order on matches with equal dates, missing dates and missing titles: the tie breaks
     /// of `CardOrder` hold for search results too, and the non-matching card never shows.
+    /// Relevance ranks the newest `window` matches only (of the query with its filters), so a
+    /// very common word costs a bounded amount of ranking.
+    func testRelevanceRanksTheNewestMatchesOfTheWindow() throws {
+        let other = try addSource("https://other.example/feed.xml", name: "Other")
+        // 12 matches in "Feed": the oldest ones are the best (the word three times).
+        var cards: [Card] = []
+        for i in 0..<12 {
+            let title = i < 4 ? "kiwi kiwi kiwi \(i)" : "kiwi \(i)"
+            cards.append(card("f\(i)", title, description: "filler text", published: t(i + 1)))
+        }
+        try save(cards, to: source, at: t(20))
+        try save([card("o1", "kiwi kiwi kiwi kiwi other", published: t(30))], to: other, at: t(30))
+        let all = try store.search("kiwi", query: CardQuery(), order: .relevance, window: 1_000).compactMap(\.card.id)
+        XCTAssertEqual(all.count, 13)
+        XCTAssertEqual(Array(all.prefix(5)), ["o1", "f3", "f2", "f1", "f0"], "best first, then newest")
+        // Window 5: the newest five matches by save order (o1, f11, f10, f9, f8), ranked.
+        let windowed = try store.search("kiwi", query: CardQuery(), order: .relevance, window: 5).compactMap(\.card.id)
+        XCTAssertEqual(windowed, ["o1", "f11", "f10", "f9", "f8"])
+        // The window counts the matches that pass the filters: "Feed"'s newest five.
+        let feedOnly = try store.search("kiwi", query: CardQuery(sourceID: source), order: .relevance, window: 5)
+        XCTAssertEqual(feedOnly.compactMap(\.card.id), ["f11", "f10", "f9", "f8", "f7"])
+        // Fewer matches than the window: no bound.
+        XCTAssertEqual(try store.search("kiwi", query: CardQuery(), order: .relevance, window: 13).count, 13)
+        XCTAssertEqual(try store.search("other", query: CardQuery(), order: .relevance, window: 5).compactMap(\.card.id), ["o1"])
+    }
+
     func testEveryOrderOnMatchesWithEqualAndMissingDates() throws {
         let other = try addSource("https://a.example/feed", name: "Alpha")
         try save([card("a", "plum one", published: t(2)), card("b", "Plum two", published: t(2)),
