@@ -120,6 +120,11 @@ final class SourcesFileTests: XCTestCase {
         let entries = try SourcesFile.parse("https://a.example/feed name=A\r\nhttps://b.example/feed\r\n")
         XCTAssertEqual(entries.map(\.url), ["https://a.example/feed", "https://b.example/feed"])
         XCTAssertEqual(entries.first?.name, "A")
+        let dir = TemporaryDirectory("feeds-sources-crlf")
+        let path = dir.file("sources").path
+        try "https://a.example/feed name=A\r\nhttps://b.example/feed\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try SourcesFile.remove(urls: ["https://a.example/feed"], from: path)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "https://b.example/feed\r\n")
     }
 
     /// Found by fuzzing: a quoted "\r" in a URL was written back bare, where it splits words.

@@ -1,6 +1,5 @@
 import XCTest
 import Foundation
-import Synchronization
 import FeedModel
 import TestSupport
 @testable import Storage
@@ -14,7 +13,7 @@ final class ConcurrencyTests: XCTestCase {
         let setup = try FeedStore(path: path)
         let sources = try (0..<2).map { try setup.upsertSource(SourceConfiguration(url: "https://\($0).example/feed"),
                                                                  now: Timestamp(secondsSince1970: 0)) }
-        let errors = Mutex<[String]>([])
+        let errors = Locked<[String]>([])
         let rounds = 40
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             do {
@@ -40,7 +39,7 @@ final class ConcurrencyTests: XCTestCase {
     func testConcurrentFirstOpensBothSucceed() throws {
         let directory = TemporaryDirectory("feeds-storage")
         let path = directory.file("new/feeds.db").path
-        let errors = Mutex<[String]>([])
+        let errors = Locked<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             do {
                 let store = try FeedStore(path: path)
@@ -62,7 +61,7 @@ final class ConcurrencyTests: XCTestCase {
         let directory = TemporaryDirectory("feeds-storage")
         let path = directory.file("feeds.db").path
         _ = try FeedStore(path: path)
-        let errors = Mutex<[String]>([])
+        let errors = Locked<[String]>([])
         let rounds = 200
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             do {
@@ -94,7 +93,7 @@ final class ConcurrencyTests: XCTestCase {
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("UPDATE sources SET name = 'held'")
 
-        let outcome = Mutex<String?>(nil)
+        let outcome = Locked<String?>(nil)
         let writerDone = DispatchSemaphore(value: 0)
         let writer = Thread {
             do {

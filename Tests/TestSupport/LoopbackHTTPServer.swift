@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+
 
 /// A small HTTP/1.1 server on a loopback address (127.0.0.1 by default; any 127.x.y.z serves
 /// as another "host") and an ephemeral port, for tests. Routes answer scripted responses; every
@@ -162,7 +162,7 @@ private final class Core: Sendable {
     let listener: Int32
     let readTimeout: Duration
     let deadline: ContinuousClock.Instant
-    let state = Mutex(State())
+    let state = Locked(State())
 
     init(listener: Int32, readTimeout: Duration, deadline: ContinuousClock.Instant) {
         self.listener = listener
