@@ -13,15 +13,16 @@ extension FeedStore {
         guard try waiting.queryOne([], { $0.bool(0) }) == true else { return 0 }
         // New cards (above the mark), then queued ones; each in batches, so a large backlog
         // (the first refresh after the migration) never holds every description in memory.
+        // 64 rows: descriptions are read whole, and the update's peak memory is a goal.
         let new = try db.prepare("""
             SELECT id, title, description, author FROM cards
             WHERE id > (SELECT indexed_through FROM card_search_state) AND id > ?1
-            ORDER BY id LIMIT 256
+            ORDER BY id LIMIT 64
             """)
         let queued = try db.prepare("""
             SELECT c.id, c.title, c.description, c.author
             FROM card_search_pending p JOIN cards c ON c.id = p.card_id
-            WHERE p.card_id > ?1 ORDER BY p.card_id LIMIT 256
+            WHERE p.card_id > ?1 ORDER BY p.card_id LIMIT 64
             """)
         let write = try db.prepare(
             "INSERT OR REPLACE INTO card_search (rowid, title, description, author) VALUES (?1, ?2, ?3, ?4)")
