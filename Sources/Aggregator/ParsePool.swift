@@ -1,6 +1,8 @@
 import FeedModel
 import FeedParsing
 import Foundation
+import Markup
+import Storage
 
 /// Parses feed bodies on worker threads while the thread that owns the fetcher and the store
 /// keeps downloading and writing: on two cores a cold update's parsing and sanitizing (about
@@ -19,7 +21,9 @@ final class ParsePool: @unchecked Sendable {
     }
 
     enum Outcome: Sendable {
-        case parsed(ParsedFeed)
+        /// The feed (its `cards` empty: they are in `prepared`), the number of cards the parser
+        /// found, and those cards ready to save, search text included.
+        case parsed(ParsedFeed, cardCount: Int, prepared: PreparedCards)
         /// The parser's error message.
         case failed(String)
     }
@@ -121,9 +125,15 @@ final class ParsePool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Parses a body and prepares its cards for saving (keys, hashes, search text): everything
+    /// but the writing.
     static func parse(_ job: Job) -> Outcome {
         do {
-            return .parsed(try FeedParser.parse(job.body, options: job.options))
+            var feed = try FeedParser.parse(job.body, options: job.options)
+            let prepared = PreparedCards(feed.cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
+            let count = feed.cards.count
+            feed.cards = []
+            return .parsed(feed, cardCount: count, prepared: prepared)
         } catch {
             return .failed(error.localizedDescription)
         }

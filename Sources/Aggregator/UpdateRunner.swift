@@ -93,13 +93,18 @@ public struct UpdateRunner {
     /// worker holds another body and its cards (measured: +1 MB of peak memory for the second).
     public var parseWorkers = 1
     /// New or changed cards after which the search index is brought up to date during the run
-    /// (the rest at its end): the indexing then overlaps with the parsing of the next feeds, and
-    /// reads cards that were just written, while SQLite still has most of them in its cache.
-    public var searchIndexBatch = 1_500
+    /// (the rest at its end): the indexing then overlaps with the parsing of the next feeds.
+    /// Their index rows (text extracted on the parsing thread) wait in memory until then, up to
+    /// about 2 KB each.
+    public var searchIndexBatch = 500
     /// Body bytes the running downloads are expected to bring (their number times the mean body
     /// so far) above which no further download starts: bounds peak memory, which 24 feeds
     /// arriving at once from a fast host would otherwise raise by several megabytes.
-    public var maxBufferedBytes = 1 << 20
+    public var maxBufferedBytes = 512 << 10
+    /// Write-ahead log pages between checkpoints during the run (64 MB at most), and SQLite's
+    /// page cache: see `FeedStore.tuneForBulkWrites`.
+    public var checkpointPages = 16_000
+    public var cacheKiB = 1_024
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -167,6 +172,7 @@ public struct UpdateRunner {
         // and saving come after (see SearchUpdate.swift).
         var searches = SearchRun(folder: workspace.sourcesFolder)
         let store = workspace.store
+        try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
         var cardsSinceIndexed = 0
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
@@ -269,16 +275,18 @@ public struct UpdateRunner {
         var report = received.report
         do {
             let parsed: ParsedFeed
+            let cardCount: Int
+            let prepared: PreparedCards
             switch outcome {
             case .failed(let message):
                 recordFailure(source, message, report: &report, store: store, now: now)
                 return report
-            case .parsed(let feed):
-                parsed = feed
+            case .parsed(let feed, let count, let cards):
+                (parsed, cardCount, prepared) = (feed, count, cards)
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
-            if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
+            if parsed.format == nil || (cardCount == 0 && !parsed.warnings.isEmpty) {
                 let why = parsed.warnings.first ?? "no feed element found"
                 recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
                               report: &report, store: store, now: now)
@@ -286,7 +294,7 @@ public struct UpdateRunner {
             }
             var feedHints = received.hints
             feedHints.feedRefresh = parsed.feed.refreshHintSeconds
-            let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, cards: parsed.cards,
+            let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, prepared: prepared,
                                             validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
                                             now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }

@@ -45,7 +45,7 @@ enum UpdateCommand: Command {
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace()
-        var runner = UpdateRunner(limits: limits)
+        let runner = UpdateRunner(limits: limits)
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
         let interactive = Terminal.stdoutIsTTY
         let verbose = args.flag("--verbose") || args.flag("-v") || interactive
