@@ -34,6 +34,8 @@ final class ParsePool: @unchecked Sendable {
     private var jobs: [Job] = []
     private var results: [(id: Int64, outcome: Outcome)] = []
     private var outstanding = 0
+    private var outstandingBytes = 0
+    private var bytesByID: [Int64: Int] = [:]
     private var closing = false
     private var threads: [Thread] = []
     private var running = 0
@@ -64,16 +66,19 @@ final class ParsePool: @unchecked Sendable {
         precondition(!closing, "ParsePool: submit after close")
         guard outstanding < capacity else { return false }
         outstanding += 1
+        outstandingBytes += job.body.count
+        bytesByID[job.id, default: 0] += job.body.count
         jobs.append(job)
         condition.broadcast()
         return true
     }
 
-    /// Bodies handed over whose result has not been taken yet.
-    var pending: Int {
+    /// Bodies handed over whose result has not been taken yet, and their bytes (what they,
+    /// and then their cards, hold in memory, roughly).
+    var pending: (count: Int, bytes: Int) {
         condition.lock()
         defer { condition.unlock() }
-        return outstanding
+        return (outstanding, outstandingBytes)
     }
 
     /// A finished result, in the order they finished; nil when none is ready (`wait: false`),
@@ -86,7 +91,9 @@ final class ParsePool: @unchecked Sendable {
             condition.wait()
         }
         outstanding -= 1
-        return results.removeFirst()
+        let result = results.removeFirst()
+        outstandingBytes -= bytesByID.removeValue(forKey: result.id) ?? 0
+        return result
     }
 
     /// Stops the workers once the jobs handed over are parsed, and waits for them to exit.

@@ -97,9 +97,10 @@ public struct UpdateRunner {
     /// Their index rows (text extracted on the parsing thread) wait in memory until then, up to
     /// about 2 KB each.
     public var searchIndexBatch = 500
-    /// Body bytes the running downloads are expected to bring (their number times the mean body
-    /// so far) above which no further download starts: bounds peak memory, which 24 feeds
-    /// arriving at once from a fast host would otherwise raise by several megabytes.
+    /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
+    /// (their number times the mean body so far) above which no further download starts:
+    /// bounds peak memory, which 24 feeds arriving at once from a fast host would otherwise
+    /// raise by several megabytes.
     public var maxBufferedBytes = 512 << 10
     /// Write-ahead log pages between checkpoints during the run (64 MB at most), and SQLite's
     /// page cache: see `FeedStore.tuneForBulkWrites`.
@@ -190,7 +191,7 @@ public struct UpdateRunner {
         // Feeds whose body is being parsed, by request id.
         var parsing: [Int64: Received] = [:]
         let waker = fetcher.waker
-        let pool = parseWorkers > 0 ? ParsePool(workers: parseWorkers, capacity: parseWorkers + 1) { waker.wake() } : nil
+        let pool = parseWorkers > 0 ? ParsePool(workers: parseWorkers, capacity: parseWorkers + 3) { waker.wake() } : nil
         defer {
             pool?.close()
             withExtendedLifetime(fetcher) {}  // the workers' waker points into it
@@ -228,10 +229,13 @@ public struct UpdateRunner {
         }, whileWaiting: {
             while let done = pool?.next(wait: false) { saveParsed(done) }
         }, mayStart: { load in
-            // Parsing behind, or bodies enough on their way: more downloads now would only wait
-            // in memory (peak memory is a goal: see README). Conditional GETs answered 304 carry
-            // no body, so a run of them is never held back by this.
-            load.expectedBodyBytes < maxBufferedBytes && pool.map { $0.pending < $0.capacity } ?? true
+            // Parsing far behind, or bodies enough waiting and on their way: more downloads now
+            // would only wait in memory (peak memory is a goal: see README). Short of that,
+            // downloads run ahead of the parser so it never waits for the network. Conditional
+            // GETs answered 304 carry no body, so a run of them is never held back by this.
+            guard let pool else { return load.expectedBodyBytes < maxBufferedBytes }
+            let pending = pool.pending
+            return pending.count < pool.capacity && load.expectedBodyBytes + pending.bytes < maxBufferedBytes
         })
         while let done = pool?.next(wait: true) { saveParsed(done) }
         if !searches.pending.isEmpty {
