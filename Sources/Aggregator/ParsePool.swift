@@ -106,10 +106,6 @@ final class ParsePool: @unchecked Sendable {
         condition.unlock()
     }
 
-    deinit {
-        // Threads hold `self` while they run: reaching deinit means they have exited.
-    }
-
     private func work() {
         condition.lock()
         while true {
