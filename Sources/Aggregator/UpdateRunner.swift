@@ -76,8 +76,9 @@ public enum UpdateSelection: Sendable, Equatable {
 }
 
 /// `feeds update`: fetches the selected sources concurrently and, as each transfer completes,
-/// parses it and saves its cards and fetch state in one transaction (so parsing overlaps with
-/// the other downloads, and a kill at any moment leaves every source consistent).
+/// parses it (on `parseWorkers` worker threads, so parsing overlaps with the downloads and with
+/// saving) and saves its cards and fetch state in one transaction on the calling thread, the
+/// only one that writes (so a kill at any moment leaves every source consistent).
 public struct UpdateRunner {
     public var limits: FetchLimits
     public var policy = SchedulePolicy()
@@ -87,6 +88,24 @@ public struct UpdateRunner {
     public var clock: @Sendable () -> Timestamp
     /// 0..<1, for backoff jitter.
     public var random: @Sendable () -> Double
+    /// Threads that parse feed bodies while this one fetches and writes; 0 parses on this thread.
+    /// One: with this thread busy saving, that is two cores' worth of work, and each further
+    /// worker holds another body and its cards (measured: +1 MB of peak memory for the second).
+    public var parseWorkers = 1
+    /// New or changed cards after which the search index is brought up to date during the run
+    /// (the rest at its end): the indexing then overlaps with the parsing of the next feeds.
+    /// Their index rows (text extracted on the parsing thread) wait in memory until then, up to
+    /// about 2 KB each.
+    public var searchIndexBatch = 500
+    /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
+    /// (their number times the mean body so far) above which no further download starts:
+    /// bounds peak memory, which 24 feeds arriving at once from a fast host would otherwise
+    /// raise by several megabytes.
+    public var maxBufferedBytes = 512 << 10
+    /// Write-ahead log pages between checkpoints during the run (64 MB at most), and SQLite's
+    /// page cache: see `FeedStore.tuneForBulkWrites`.
+    public var checkpointPages = 16_000
+    public var cacheKiB = 1_024
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -153,56 +172,133 @@ public struct UpdateRunner {
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
         var searches = SearchRun(folder: workspace.sourcesFolder)
+        let store = workspace.store
+        try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
+        var cardsSinceIndexed = 0
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
             progress(report, summary.reports.count, requests.count)
         }
-        fetcher.fetchAll(requests) { request, result in
+        func indexIfDue(_ report: SourceReport) {
+            guard case .saved(let new, let updated) = report.outcome else { return }
+            cardsSinceIndexed += new + updated
+            if cardsSinceIndexed >= searchIndexBatch {
+                cardsSinceIndexed = 0
+                _ = try? store.refreshSearchIndex()
+            }
+        }
+
+        // Feeds whose body is being parsed, by request id.
+        var parsing: [Int64: Received] = [:]
+        let waker = fetcher.waker
+        let pool = parseWorkers > 0 ? ParsePool(workers: parseWorkers, capacity: parseWorkers + 3) { waker.wake() } : nil
+        defer {
+            pool?.close()
+            withExtendedLifetime(fetcher) {}  // the workers' waker points into it
+        }
+        func saveParsed(_ done: (id: Int64, outcome: ParsePool.Outcome)) {
+            guard let received = parsing.removeValue(forKey: done.id) else { return }
+            let report = save(received, done.outcome, store: store)
+            finished(report)
+            indexIfDue(report)
+        }
+
+        fetcher.fetchAll(requests, onComplete: { request, result in
             guard let source = byID[request.id] else { return }
             if source.entry.search != nil {
-                if let report = searchStep(&searches, source, request: request, result: result, store: workspace.store) { finished(report) }
+                if let report = searchStep(&searches, source, request: request, result: result, store: store) { finished(report) }
                 return
             }
-            finished(handle(source, request: request, result: result, store: workspace.store))
-        }
+            let now = clock()
+            let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now)
+            guard let response else { return finished(report) }
+            let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now)
+            let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
+            guard let pool else {
+                let report = save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options)), store: store)
+                finished(report)
+                indexIfDue(report)
+                return
+            }
+            parsing[request.id] = received
+            let job = ParsePool.Job(id: request.id, body: response.body, options: options)
+            // Full: save what is parsed (waiting for it) until there is room.
+            while !pool.submit(job) {
+                if let done = pool.next(wait: true) { saveParsed(done) }
+            }
+        }, whileWaiting: {
+            while let done = pool?.next(wait: false) { saveParsed(done) }
+        }, mayStart: { load in
+            // Parsing far behind, or bodies enough waiting and on their way: more downloads now
+            // would only wait in memory (peak memory is a goal: see README). Short of that,
+            // downloads run ahead of the parser so it never waits for the network. Conditional
+            // GETs answered 304 carry no body, so a run of them is never held back by this.
+            guard let pool else { return load.expectedBodyBytes < maxBufferedBytes }
+            let pending = pool.pending
+            return pending.count < pool.capacity && load.expectedBodyBytes + pending.bytes < maxBufferedBytes
+        })
+        while let done = pool?.next(wait: true) { saveParsed(done) }
         if !searches.pending.isEmpty {
-            finishSearches(&searches, fetcher: fetcher, store: workspace.store, report: finished)
+            finishSearches(&searches, fetcher: fetcher, store: store, report: finished)
         }
-        // The search index takes the run's new and changed cards in one write (a search would
+        // The search index takes the rest of the run's new and changed cards (a search would
         // do it too; here it costs the reader nothing).
-        _ = try? workspace.store.refreshSearchIndex()
+        _ = try? store.refreshSearchIndex()
         // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
-        _ = try? workspace.store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
+        _ = try? store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
         return summary
     }
 
-    /// Parses and saves one completed transfer; every failure becomes the source's recorded
-    /// error rather than an exception, so one bad source never stops the others.
+    /// A feed's 2xx response waiting for its body to be parsed: what saving it needs.
+    struct Received {
+        var source: (entry: SourceEntry, stored: StoredSource)
+        /// The response without its body (the parser has that).
+        var response: FetchResponse
+        var hints: SchedulePolicy.Hints
+        var report: SourceReport
+        /// When the transfer completed: the time recorded for it.
+        var now: Timestamp
+    }
+
+    /// Parses and saves one completed transfer on this thread; every failure becomes the
+    /// source's recorded error rather than an exception, so one bad source never stops the others.
     func handle(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
                 result: Result<FetchResponse, FetchError>, store: FeedStore) -> SourceReport {
         let now = clock()
         let (response, hints, received) = receive(source, request: request, result: result, store: store, now: now)
         guard let response else { return received }
-        var report = received
+        let outcome = ParsePool.parse(.init(id: request.id, body: response.body,
+                                            options: ParseOptions(baseURL: response.finalURL, charset: response.charset)))
+        return save(Received(source: source, response: response.withoutBody, hints: hints, report: received, now: now),
+                    outcome, store: store)
+    }
+
+    /// Saves a parsed feed, or records why it could not be parsed or saved.
+    func save(_ received: Received, _ outcome: ParsePool.Outcome, store: FeedStore) -> SourceReport {
+        let (source, response, now) = (received.source, received.response, received.now)
+        var report = received.report
         do {
             let parsed: ParsedFeed
-            do {
-                parsed = try FeedParser.parse(response.body, options: ParseOptions(baseURL: response.finalURL, charset: response.charset))
-            } catch {
-                recordFailure(source, error.localizedDescription, report: &report, store: store, now: now)
+            let cardCount: Int
+            let prepared: PreparedCards
+            switch outcome {
+            case .failed(let message):
+                recordFailure(source, message, report: &report, store: store, now: now)
                 return report
+            case .parsed(let feed, let count, let cards):
+                (parsed, cardCount, prepared) = (feed, count, cards)
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
-            if parsed.format == nil || (parsed.cards.isEmpty && !parsed.warnings.isEmpty) {
+            if parsed.format == nil || (cardCount == 0 && !parsed.warnings.isEmpty) {
                 let why = parsed.warnings.first ?? "no feed element found"
                 recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
                               report: &report, store: store, now: now)
                 return report
             }
-            var feedHints = hints
+            var feedHints = received.hints
             feedHints.feedRefresh = parsed.feed.refreshHintSeconds
-            let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, cards: parsed.cards,
+            let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, prepared: prepared,
                                             validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
                                             now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
@@ -294,5 +390,14 @@ public struct UpdateRunner {
             fail("could not save: \(error.localizedDescription)")
         }
         return (nil, hints, report)
+    }
+}
+
+extension FetchResponse {
+    /// The same response with an empty body (what is kept while the body is parsed elsewhere).
+    var withoutBody: FetchResponse {
+        var copy = self
+        copy.body = []
+        return copy
     }
 }

@@ -117,6 +117,13 @@ final class EasyTransfer {
         try set(CURLOPT_MAXREDIRS, limits.maxRedirects, "CURLOPT_MAXREDIRS")
         try set(CURLOPT_ACCEPT_ENCODING, string: "", "CURLOPT_ACCEPT_ENCODING")
         try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "CURLOPT_HTTP_VERSION")
+        // Several transfers starting together to one https host wait for the first connection
+        // to learn (by ALPN) whether it speaks HTTP/2, and then share it as streams, instead of
+        // each opening a connection of its own. Not for plain http, which stays HTTP/1.1: there
+        // the wait would last until the first response and serialize the first requests.
+        if request.url.utf8.count > 8 && request.url.prefix(8).lowercased() == "https://" {
+            try set(CURLOPT_PIPEWAIT, 1, "CURLOPT_PIPEWAIT")
+        }
         try set(CURLOPT_CONNECTTIMEOUT_MS, limits.connectTimeout.curlMilliseconds, "CURLOPT_CONNECTTIMEOUT_MS")
         try set(CURLOPT_TIMEOUT_MS, limits.totalTimeout.curlMilliseconds, "CURLOPT_TIMEOUT_MS")
         try set(CURLOPT_USERAGENT, string: limits.userAgent, "CURLOPT_USERAGENT")

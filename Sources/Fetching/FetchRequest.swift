@@ -48,8 +48,12 @@ public struct FetchLimits: Sendable, Hashable {
     public var maxRedirects: Int
     /// Transfers running at once, overall.
     public var maxInFlight: Int
-    /// Transfers running at once to one host name (other hosts proceed meanwhile).
+    /// Transfers running at once to one host name (other hosts proceed meanwhile): the fixed
+    /// limit, or with `perHostStart` the ceiling of the adaptive one.
     public var maxPerHost: Int
+    /// When set, each host's limit starts here and adapts between 1 and `maxPerHost` as its
+    /// answers come back (see `HostConcurrency`); nil keeps it fixed at `maxPerHost`.
+    public var perHostStart: Int?
 
     public init(userAgent: String,
                 connectTimeout: Duration = .seconds(10),
@@ -58,7 +62,8 @@ public struct FetchLimits: Sendable, Hashable {
                 maxWireBytes: Int = 32 << 20,
                 maxRedirects: Int = 5,
                 maxInFlight: Int = 16,
-                maxPerHost: Int = 2) {
+                maxPerHost: Int = 2,
+                perHostStart: Int? = nil) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
@@ -67,6 +72,7 @@ public struct FetchLimits: Sendable, Hashable {
         self.maxRedirects = maxRedirects
         self.maxInFlight = maxInFlight
         self.maxPerHost = maxPerHost
+        self.perHostStart = perHostStart
     }
 }
 

@@ -19,10 +19,12 @@ public struct FetchStatistics: Sendable, Hashable {
 }
 
 /// Fetches many URLs concurrently over one curl multi handle, politely: at most
-/// `maxInFlight` transfers at once and `maxPerHost` per host name, each started only when a slot
-/// is free (so its timeouts never count time spent waiting), connections and DNS answers reused.
+/// `maxInFlight` transfers at once and, per host name, `maxPerHost` (or, with `perHostStart`,
+/// an adaptive limit up to it: see `HostConcurrency`), each started only when a slot is free (so
+/// its timeouts never count time spent waiting), connections and DNS answers reused.
 ///
-/// Not thread-safe: make it, use it and release it on one thread.
+/// Not thread-safe: make it, use it and release it on one thread. Only `waker` may be used
+/// from another thread.
 public final class Fetcher {
     public let limits: FetchLimits
     public private(set) var statistics = FetchStatistics()
@@ -35,11 +37,27 @@ public final class Fetcher {
         multi = try CurlMulti()
     }
 
+    /// Wakes the calling thread of `fetchAll` from its wait for network activity, from any
+    /// thread, so it runs `whileWaiting` soon (work another thread finished for it, say).
+    /// Valid while this Fetcher lives.
+    public var waker: FetchWaker { FetchWaker(multi: multi.handle) }
+
+    /// Each host's limit as it ended the last `fetchAll` (per-host limit policy, for tests and
+    /// statistics).
+    public private(set) var hostLimits: [String: HostConcurrency] = [:]
+
     /// Fetches every request and calls `onComplete` on the calling thread as each one finishes
     /// (in completion order), while the others keep downloading. Returns when all are done.
     /// HTTP statuses (304, 404, 429, 500, ...) are `.success`; transport failures are `.failure`.
+    /// `whileWaiting` runs on the calling thread at every turn of the transfer loop (after a
+    /// `waker` call, at the latest when the next network event or timer is due). `mayStart` is
+    /// the caller's backpressure: while it says false no further transfer starts (a consumer
+    /// that is behind would only get more bodies to hold in memory); it is asked again at every
+    /// turn, and never while nothing runs.
     public func fetchAll(_ requests: [FetchRequest],
-                         onComplete: (FetchRequest, Result<FetchResponse, FetchError>) -> Void) {
+                         onComplete: (FetchRequest, Result<FetchResponse, FetchError>) -> Void,
+                         whileWaiting: () -> Void = {},
+                         mayStart: (FetchLoad) -> Bool = { _ in true }) {
         precondition(!busy, "Fetcher.fetchAll is not reentrant")
         busy = true
         defer { busy = false }
@@ -51,6 +69,12 @@ public final class Fetcher {
         var waiting: [(request: FetchRequest, host: String, isFile: Bool)] = []
         var inFlight: [UnsafeMutableRawPointer: EasyTransfer] = [:]
         var perHost: [String: Int] = [:]
+        var completedBodies = (count: 0, bytes: 0)
+        hostLimits = [:]
+        let perHostStart = limits.perHostStart ?? maxPerHost
+        func limit(_ host: String) -> Int {
+            hostLimits[host]?.limit ?? min(maxPerHost, max(1, perHostStart))
+        }
 
         for request in requests {
             switch Self.check(request) {
@@ -64,8 +88,10 @@ public final class Fetcher {
         func startWaiting() {
             var i = 0
             while i < waiting.count && inFlight.count < maxInFlight {
+                guard inFlight.isEmpty || mayStart(FetchLoad(running: inFlight.count, completed: completedBodies.count,
+                                                             completedBodyBytes: completedBodies.bytes)) else { break }
                 let (request, host, isFile) = waiting[i]
-                guard perHost[host, default: 0] < maxPerHost else {
+                guard perHost[host, default: 0] < limit(host) else {
                     i += 1
                     continue
                 }
@@ -88,8 +114,14 @@ public final class Fetcher {
         func complete(_ transfer: EasyTransfer, _ result: Result<FetchResponse, FetchError>) {
             inFlight[transfer.handle] = nil
             perHost[transfer.hostKey, default: 1] -= 1
+            if limits.perHostStart != nil && !transfer.isFile {
+                hostLimits[transfer.hostKey, default: HostConcurrency(start: perHostStart, ceiling: maxPerHost)]
+                    .record(.of(result))
+            }
             statistics.wireBytes += transfer.wireBytesReceived
             statistics.decodedBytes += transfer.decodedBytesSeen
+            completedBodies.count += 1
+            completedBodies.bytes += transfer.body.count
             statistics.connectionsOpened += transfer.connectionsOpened
             finished.append((transfer.request, result))
         }
@@ -106,7 +138,8 @@ public final class Fetcher {
 
         var slotsFreed = true
         while true {
-            if slotsFreed {
+            whileWaiting()
+            if slotsFreed || !waiting.isEmpty {
                 startWaiting()
                 slotsFreed = false
             }
@@ -140,7 +173,7 @@ public final class Fetcher {
     /// One request, synchronously.
     public func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
         var outcome: Result<FetchResponse, FetchError> = .failure(.setup(call: "fetch", detail: "no result"))
-        fetchAll([request]) { _, result in outcome = result }
+        fetchAll([request], onComplete: { _, result in outcome = result })
         return outcome
     }
 
@@ -158,4 +191,34 @@ public final class Fetcher {
             return .failure(.unsupportedScheme(url: request.url))
         }
     }
+}
+
+/// What `Fetcher.fetchAll` tells its caller's `mayStart` before starting a further transfer.
+public struct FetchLoad: Sendable, Hashable {
+    /// Transfers running now.
+    public var running: Int
+    /// Transfers completed so far in this `fetchAll`, and their body bytes (decoded).
+    public var completed: Int
+    public var completedBodyBytes: Int
+
+    public init(running: Int, completed: Int, completedBodyBytes: Int) {
+        self.running = running
+        self.completed = completed
+        self.completedBodyBytes = completedBodyBytes
+    }
+
+    /// The body bytes the running transfers are likely to hold once done: each the mean body
+    /// of those completed so far (0 before any completed, and for runs of bodiless 304s).
+    public var expectedBodyBytes: Int {
+        completed == 0 ? 0 : running * (completedBodyBytes / completed)
+    }
+}
+
+/// Wakes a thread waiting in `Fetcher.fetchAll` (curl_multi_wakeup, the one multi call that is
+/// safe from any thread). Holds the multi handle without owning it: use it only while the
+/// Fetcher it came from is alive.
+public struct FetchWaker: @unchecked Sendable {
+    let multi: UnsafeMutableRawPointer
+
+    public func wake() { _ = curl_multi_wakeup(multi) }
 }

@@ -9,8 +9,10 @@ struct CardWriter {
     private let insert: Statement
     private let update: Statement
     private let touch: Statement
+    private let db: Database
 
     init(_ db: Database) throws {
+        self.db = db
         find = try db.prepare("SELECT id, content_hash FROM cards WHERE source_id = ?1 AND card_key = ?2")
         // ?3…?13 are the content columns in `contentValues` order; ?14 is now.
         insert = try db.prepare("""
@@ -35,22 +37,29 @@ struct CardWriter {
 
     func save(_ card: Card, key: CardKey, sourceID: SourceID, now: Timestamp) throws -> Outcome {
         let enclosures = EnclosureJSON.encode(card.enclosures)
-        let hash = ContentHash.of(card, enclosuresJSON: enclosures)
+        return try save(card, key: key, enclosures: enclosures, hash: ContentHash.of(card, enclosuresJSON: enclosures),
+                        sourceID: sourceID, now: now).outcome
+    }
+
+    /// Saves a card whose enclosures JSON and content hash are already computed; returns what
+    /// happened and the card's row id.
+    func save(_ card: Card, key: CardKey, enclosures: String, hash: String, sourceID: SourceID,
+              now: Timestamp) throws -> (outcome: Outcome, id: Int64) {
         let existing = try find.queryOne([SQLValue(sourceID), .text(key.rawValue)]) { row in
             (id: row.int64(0), hash: row.string(1))
         }
         guard let existing else {
             try insert.execute([SQLValue(sourceID), .text(key.rawValue)]
                                + Self.contentValues(card, enclosures: enclosures, hash: hash) + [SQLValue(now)])
-            return .inserted
+            return (.inserted, db.lastInsertRowID)
         }
         if existing.hash == hash {
             try touch.execute([.integer(existing.id), SQLValue(now)])
-            return .unchanged
+            return (.unchanged, existing.id)
         }
         try update.execute([.integer(existing.id), .text(key.rawValue)]
                            + Self.contentValues(card, enclosures: enclosures, hash: hash) + [SQLValue(now)])
-        return .updated
+        return (.updated, existing.id)
     }
 
     /// guid, title, description, link, image, published, updated, author, kind, enclosures, hash.

@@ -98,6 +98,9 @@ final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The rowid of the last successful INSERT on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// True while a transaction is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

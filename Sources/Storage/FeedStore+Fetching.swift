@@ -17,7 +17,16 @@ extension FeedStore {
     @discardableResult
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, cards: [Card], keys: [CardKey]? = nil,
                           validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
-        precondition(keys == nil || keys!.count == cards.count, "Storage: one key per card")
+        try saveFetch(sourceID: sourceID, feed: feed, prepared: PreparedCards(cards, keys: keys),
+                      validators: validators, now: now, nextDue: nextDue)
+    }
+
+    /// `saveFetch` of cards prepared elsewhere (another thread, say): the same rules. When they
+    /// carry their search text, the new and changed cards' index rows are kept for the next
+    /// `refreshSearchIndex` once the transaction has committed.
+    @discardableResult
+    public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
+                          validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
         let updateSource = try db.prepare("""
             UPDATE sources SET
                 etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,
@@ -27,8 +36,8 @@ extension FeedStore {
             WHERE id = ?1
             """)
         let writer = try CardWriter(db)
-        let batch = Self.uniqueByKey(cards, keys: keys)
-        return try db.writeTransaction {
+        var indexed: [SearchRow] = []
+        let summary = try db.writeTransaction {
             try updateSource.execute([
                 SQLValue(sourceID), SQLValue(validators.etag), SQLValue(validators.lastModified),
                 SQLValue(feed.title), SQLValue(feed.link), SQLValue(feed.description),
@@ -38,15 +47,27 @@ extension FeedStore {
             ])
             guard db.changes > 0 else { throw StorageError.noSuchSource(id: sourceID) }
             var summary = SaveSummary()
-            for (card, key) in batch {
-                switch try writer.save(card, key: key, sourceID: sourceID, now: now) {
+            for entry in prepared.entries {
+                let (outcome, id) = try writer.save(entry.card, key: entry.key, enclosures: entry.enclosuresJSON,
+                                                    hash: entry.hash, sourceID: sourceID, now: now)
+                switch outcome {
                 case .inserted: summary.new += 1
                 case .updated: summary.updated += 1
                 case .unchanged: summary.unchanged += 1
                 }
+                if outcome != .unchanged {
+                    // Without text the row is nil: any older backlog row of this id goes (the id
+                    // of a deleted card is given again), and the refresh reads the card instead.
+                    indexed.append(SearchRow(id: id, title: entry.card.title, text: entry.searchText, author: entry.card.author,
+                                             fromMemory: prepared.hasSearchText))
+                }
             }
             return summary
         }
+        // Only now: rows of a rolled-back transaction must never reach the index (their ids
+        // would be given to other cards).
+        for row in indexed { searchBacklog[row.id] = row.fromMemory ? row : nil }
+        return summary
     }
 
     /// Records a 304 Not Modified: a success that changes no card. Validators the response
@@ -105,17 +126,5 @@ extension FeedStore {
             try statement.execute([SQLValue(id)] + values)
             guard db.changes > 0 else { throw StorageError.noSuchSource(id: id) }
         }
-    }
-
-    /// The batch with repeated keys removed, first occurrence kept, order preserved.
-    static func uniqueByKey(_ cards: [Card], keys: [CardKey]?) -> [(Card, CardKey)] {
-        var seen = Set<CardKey>()
-        var batch: [(Card, CardKey)] = []
-        batch.reserveCapacity(cards.count)
-        for (index, card) in cards.enumerated() {
-            let key = keys?[index] ?? card.key
-            if seen.insert(key).inserted { batch.append((card, key)) }
-        }
-        return batch
     }
 }

@@ -31,3 +31,14 @@ public enum SearchIndex {
         return String(text[..<end])
     }
 }
+
+/// One card's row of the search index: title, description text (already extracted and cut),
+/// author.
+struct SearchRow: Sendable {
+    var id: Int64
+    var title: String?
+    var text: String?
+    var author: String?
+    /// Whether the text was extracted for the index already.
+    var fromMemory = true
+}

@@ -21,7 +21,9 @@ enum UpdateCommand: Command {
       --verbose, -v          print the summary line (always printed on a terminal)
       --images               then download the images of the last 7 days' cards for 'feeds html'
       --jobs N               transfers at once (default 32)
-      --per-host N           transfers at once to one host (default 6)
+      --per-host N           at most N transfers at once to one host (default 24): each host
+                             starts at 6 (or N when lower), gains one for each fast, healthy
+                             answer and is halved on 429/503, timeouts and connection errors
       --timeout SECONDS      time allowed for one transfer (default 30)
       --connect-timeout S    time allowed to connect (default 10)
       --max-size BYTES       largest feed, compressed and decompressed (default 32 MiB; K/M suffix)
@@ -41,6 +43,7 @@ enum UpdateCommand: Command {
             return .ok
         }
         defer { withExtendedLifetime(lock) {} }
+        ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace()
         let runner = UpdateRunner(limits: limits)
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
@@ -71,10 +74,12 @@ enum UpdateCommand: Command {
     }
 
     static func fetchLimits(_ args: Arguments) throws -> FetchLimits {
-        // Six per host is what browsers open to one server; 32 overall keeps a 2-core machine
-        // busy parsing while the network waits.
+        // 32 overall keeps a 2-core machine busy parsing while the network waits. Per host the
+        // limit adapts (see HostConcurrency): it starts at 6, what browsers open to one server,
+        // and grows while the host keeps answering fast, to 24 at most, so a hub serving many
+        // feeds is polled in a few round trips yet never hit with all its feeds at once.
         var limits = FetchLimits(userAgent: "feeds/\(Version.string) (feed reader; libcurl)",
-                                 maxInFlight: 32, maxPerHost: 6)
+                                 maxInFlight: 32, maxPerHost: 24, perHostStart: 6)
         func number(_ option: String) throws -> Double? {
             guard let text = args.value(option) else { return nil }
             guard let value = Double(text), value > 0 else { throw UsageError("\(option) needs a positive number, got '\(text)'", command: name) }
