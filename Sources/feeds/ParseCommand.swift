@@ -45,8 +45,10 @@ enum ParseCommand: Command {
         }
         let onCard = { (card: Card) in
             if json {
-                if count > 0 { out.write(",") }
-                out.write(CardJSON.card(card))
+                out.write { buffer in
+                    if count > 0 { buffer.append(UInt8(ascii: ",")) }
+                    CardJSON.append(card, to: &buffer)
+                }
             } else {
                 out.write(CardText.block(card))
             }

@@ -12,11 +12,25 @@ struct SAXAttributes {
     func uri(_ i: Int) -> UnsafePointer<xmlChar>? { base![i * 5 + 2] }
     func value(_ i: Int) -> String {
         guard let start = base![i * 5 + 3], let end = base![i * 5 + 4] else { return "" }
-        let n = end - start
-        let s = String(decoding: UnsafeBufferPointer(start: start, count: max(0, n)), as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))
         // Without entity substitution libxml2 hands out '&' in attribute values as "&#38;"
         // (for its own tree builder to decode later); it writes no other reference there.
-        return s.contains("&#38;") ? s.replacingOccurrences(of: "&#38;", with: "&") : s
+        guard let first = bytes.firstIndex(of: 0x26) else { return String(decoding: bytes, as: UTF8.self) }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+        var k = first
+        while k < bytes.count {
+            if bytes[k] == 0x26, k + 4 < bytes.count, bytes[k + 1] == 0x23, bytes[k + 2] == 0x33, bytes[k + 3] == 0x38,
+               bytes[k + 4] == 0x3B {
+                out.append(0x26)
+                k += 5
+            } else {
+                out.append(bytes[k])
+                k += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The value of the un-namespaced (or any-namespace, when `anyNamespace`) attribute `name`.
