@@ -100,7 +100,7 @@ extension XMLFeedBuilder {
         var text = c.text
         if c.base64, let decoded = Base64.decode(text) { text = String(decoding: decoded, as: UTF8.self) }
         let value = TextValue(text: text, kind: c.kind, base: c.base)
-        let trimmed = TextRules.nonBlank(text)
+        let trimmed = FastText.nonBlank(text)
         if let isEntry = c.target.isEntryTarget, isEntry {
             guard entryIsOpen else { return }
             switch c.target {

@@ -38,11 +38,20 @@ struct TextValue {
         case .html, .xhtml, .guess:
             // Only markup needs the HTML parser; entities alone are decoded in place (titles
             // are mostly plain text, and this runs for every one of them).
-            if text.utf8.contains(UInt8(ascii: "<")) { s = HTMLText.plainText(text) }
-            else if text.utf8.contains(UInt8(ascii: "&")) { s = HTMLEntities.decode(text) }
+            var text = text
+            let (markup, reference) = text.withUTF8 { b -> (Bool, Bool) in
+                var amp = false
+                for c in b {
+                    if c == UInt8(ascii: "<") { return (true, true) }
+                    if c == UInt8(ascii: "&") { amp = true }
+                }
+                return (false, amp)
+            }
+            if markup { s = HTMLText.plainText(text) }
+            else if reference { s = HTMLEntities.decode(text) }
             else { s = text }
         }
-        let collapsed = TextRules.collapseWhitespace(s)
+        let collapsed = FastText.collapseWhitespace(s)
         return collapsed.isEmpty ? nil : collapsed
     }
 
@@ -53,12 +62,42 @@ struct TextValue {
         case .text: out = HTMLEscaping.text(text)
         case .html, .xhtml, .guess: out = HTMLSanitizer.sanitize(text, base: base)
         }
-        return TextRules.nonBlank(out)
+        return FastText.nonBlank(out)
     }
 
     /// A URL written as element text, resolved against the element's base.
     var url: String? {
-        guard let t = TextRules.nonBlank(text) else { return nil }
+        guard let t = FastText.nonBlank(text) else { return nil }
         return CardURL.resolve(t, against: base)
+    }
+}
+
+/// `TextRules.nonBlank` and `TextRules.collapseWhitespace` with a byte-level test for the common
+/// case where they change nothing (they run for several fields of every item; the general
+/// versions are generic over `StringProtocol` and walk the string's views).
+enum FastText {
+    static func nonBlank(_ s: String?) -> String? {
+        guard var s else { return nil }
+        // Printable ASCII at both ends: nothing to trim (as `WebAddress.trimmed` decides).
+        let plainEnds = s.withUTF8 { b in
+            guard let f = b.first, let l = b.last else { return false }
+            return f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F
+        }
+        return plainEnds ? s : TextRules.nonBlank(s)
+    }
+
+    static func collapseWhitespace(_ s: String) -> String {
+        var s = s
+        // Unchanged when every white space byte is a single space between two other characters.
+        let unchanged = s.withUTF8 { b -> Bool in
+            var previousSpace = true
+            for c in b {
+                let space = c == 0x20 || (c >= 0x09 && c <= 0x0D)
+                if space && (previousSpace || c != 0x20) { return false }
+                previousSpace = space
+            }
+            return !previousSpace
+        }
+        return unchanged ? s : TextRules.collapseWhitespace(s)
     }
 }
