@@ -49,6 +49,12 @@ struct EntryFields {
         enclosures.append(Enclosure(url: resolved, type: TextRules.nonBlank(type)?.lowercased(), length: len))
     }
 
+    /// A rough size in memory, for the bound on items queued between threads (`CardPipeline`).
+    var approximateBytes: Int {
+        256 + (title.value?.text.utf8.count ?? 0) + (content.value?.text.utf8.count ?? 0)
+            + (summary.value?.text.utf8.count ?? 0) + (id.value?.utf8.count ?? 0) + (link.value?.utf8.count ?? 0)
+    }
+
     /// Applies the card contract (see `Card`).
     func card() -> Card {
         var card = Card()

@@ -2,10 +2,11 @@ import CLibXML2
 import FeedModel
 
 /// Turns SAX events of an RSS 0.9x/1.0/2.0 or Atom 0.3/1.0 document into cards, one at a time:
-/// a card is handed to `onCard` as soon as its item closes, so memory does not grow with the
+/// an item's fields are handed to `emit` as soon as it closes, so memory does not grow with the
 /// document. Element meanings are looked up by (namespace URI, local name), never by prefix.
 final class XMLFeedBuilder {
-    let onCard: (Card) -> Void
+    /// Receives each finished item (`EntryFields.card()` turns it into the card).
+    let emit: (EntryFields) -> Void
     let documentBase: String?
     let maxDepth: Int
     let maxTextBytes: Int
@@ -40,11 +41,11 @@ final class XMLFeedBuilder {
     private var authorEmail: String?
     var capture: Capture?
 
-    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, onCard: @escaping (Card) -> Void) {
+    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (EntryFields) -> Void) {
         self.documentBase = documentBase
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
-        self.onCard = onCard
+        self.emit = emit
         stack.reserveCapacity(32)
     }
 
@@ -138,7 +139,7 @@ final class XMLFeedBuilder {
             entry = nil
             entryDepth = -1
             cardCount += 1
-            onCard(e.card())
+            emit(e)
         }
         _ = frame
     }
@@ -291,7 +292,7 @@ final class XMLFeedBuilder {
     private func entryStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
         if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
             // An item inside an item: the first was never closed. It ends here.
-            if let e = entry { cardCount += 1; onCard(e.card()) }
+            if let e = entry { cardCount += 1; emit(e) }
             entry = nil
             feedStart(ns, t, attrs, base: base, depth: depth)
             return
