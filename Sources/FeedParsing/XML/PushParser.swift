@@ -87,18 +87,20 @@ final class PushParser {
         handler.initialized = XML_SAX2_MAGIC
         handler.startElementNs = { ctx, local, _, uri, _, _, nAttrs, _, attrs in
             guard let ctx, let local else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.startElement(local, uri, SAXAttributes(base: attrs, count: Int(nAttrs)))
+            // The builder outlives the parser (see `init`): no retain and release per event.
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.startElement(local, uri, SAXAttributes(base: attrs, count: Int(nAttrs)))
+            }
         }
         handler.endElementNs = { ctx, local, _, uri in
             guard let ctx, let local else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.endElement(local, uri)
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.endElement(local, uri) }
         }
         let text: charactersSAXFunc = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            }
         }
         handler.characters = text
         handler.cdataBlock = text
