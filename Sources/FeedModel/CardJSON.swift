@@ -207,6 +207,14 @@ public enum JSONText {
         var runStart = 0
         var i = 0
         while i < n {
+            // Plain ASCII words (no control, quote or backslash) need no look at each byte.
+            if i + 8 <= n {
+                let w = ByteScan.word(p, i)
+                if !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x22) && !ByteScan.has(w, 0x5C) {
+                    i += 8
+                    continue
+                }
+            }
             let b = p[i]
             if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i += 1; continue }
             // 0xE2: U+2028 / U+2029 are E2 80 A8 / E2 80 A9; any other E2 sequence stays.

@@ -179,6 +179,7 @@ enum FastSanitizer {
                 // A run of text up to the next tag or reference.
                 let start = i
                 while i < n {
+                    if i + 8 <= n, let base = p.baseAddress, HTMLEscaping.isPlainWord(ByteScan.word(base, i)) { i += 8; continue }
                     let c = p[i]
                     if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
                     if c < 0x20 {

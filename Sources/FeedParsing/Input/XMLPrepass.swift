@@ -1,3 +1,4 @@
+import FeedModel
 import Markup
 
 /// Rewrites a UTF-8 XML stream so that libxml2 sees only what it handles well, chunk by chunk:
@@ -54,6 +55,14 @@ final class XMLPrepass {
                 if i < n { state = .content }
             case .content:
                 var j = i
+                if let base = b.baseAddress {
+                    // Words without `&`, `<` or any control byte go by eight at a time.
+                    while j + 8 <= n {
+                        let w = ByteScan.word(base, j)
+                        if ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x26) || ByteScan.has(w, 0x3C) { break }
+                        j += 8
+                    }
+                }
                 Self.contentStops.withUnsafeBufferPointer { stops in
                     while j < n && !stops[Int(b[j])] { j += 1 }
                 }
