@@ -51,8 +51,8 @@ struct EntryFields {
 
     /// A rough size in memory, for the bound on items queued between threads (`CardPipeline`).
     var approximateBytes: Int {
-        256 + (title.value?.text.utf8.count ?? 0) + (content.value?.text.utf8.count ?? 0)
-            + (summary.value?.text.utf8.count ?? 0) + (id.value?.utf8.count ?? 0) + (link.value?.utf8.count ?? 0)
+        256 + (title.value?.byteCount ?? 0) + (content.value?.byteCount ?? 0)
+            + (summary.value?.byteCount ?? 0) + (id.value?.utf8.count ?? 0) + (link.value?.utf8.count ?? 0)
     }
 
     /// Applies the card contract (see `Card`).

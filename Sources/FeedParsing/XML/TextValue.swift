@@ -26,12 +26,47 @@ enum TextKind {
 
 /// The content of one text element with how to read it and the base URL in force there.
 struct TextValue {
-    var text: String
     var kind: TextKind
     var base: String?
+    /// The text, or its UTF-8 as captured: bodies and titles stay bytes until the card is made,
+    /// so that with `ParseOptions.concurrentCards` the String is built on the second thread.
+    private var storage: Storage
+
+    private enum Storage {
+        case string(String)
+        case utf8([UInt8])
+    }
+
+    init(text: String, kind: TextKind, base: String?) {
+        self.kind = kind
+        self.base = base
+        storage = .string(text)
+    }
+
+    init(utf8: [UInt8], kind: TextKind, base: String?) {
+        self.kind = kind
+        self.base = base
+        storage = .utf8(utf8)
+    }
+
+    var text: String {
+        switch storage {
+        case .string(let s): return s
+        case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The length of the UTF-8 (exact for captured bytes).
+    var byteCount: Int {
+        switch storage {
+        case .string(let s): return s.utf8.count
+        case .utf8(let bytes): return bytes.count
+        }
+    }
 
     /// Plain text for titles, names and the like.
     var plain: String? {
+        let text = self.text
         let s: String
         switch kind {
         case .text: s = text
@@ -57,6 +92,7 @@ struct TextValue {
 
     /// Sanitized HTML for descriptions.
     var html: String? {
+        let text = self.text
         let out: String
         switch kind {
         case .text: out = HTMLEscaping.text(text)
