@@ -19,8 +19,14 @@ final class XMLFeedBuilder {
     var warnings: [String] = []
     var stopRequested = false
 
-    private var namespaces: [UnsafeRawPointer: Namespace] = [:]
-    private var tags: [UnsafeRawPointer: Tag] = [:]
+    private var namespaces: [UnsafeRawPointer: Namespace] {
+        _read { yield namespaceSlot.pointee }
+        _modify { yield &namespaceSlot.pointee }
+    }
+    private var tags: [UnsafeRawPointer: Tag] {
+        _read { yield tagSlot.pointee }
+        _modify { yield &tagSlot.pointee }
+    }
     private var atomWithoutNamespace = false
 
     struct Frame {
@@ -31,15 +37,33 @@ final class XMLFeedBuilder {
         /// title): libxml2 nests what follows inside it, the builder reads through it.
         var broken = false
     }
-    private var stack: [Frame] = []
-    private var entry: EntryFields?
+    private var stack: [Frame] {
+        _read { yield stackSlot.pointee }
+        _modify { yield &stackSlot.pointee }
+    }
+    private var entry: EntryFields? {
+        _read { yield entrySlot.pointee }
+        _modify { yield &entrySlot.pointee }
+    }
     private var entryDepth = -1
     private var skipDepth = -1
     private var imageDepth = -1
     private var authorDepth = -1
     private var authorName: String?
     private var authorEmail: String?
-    var capture: Capture?
+    /// The element being read as text. Kept behind a pointer: a class's stored property is
+    /// checked for exclusive access at run time on every modification (~70 instructions), and
+    /// this one changes on every text node; the builder is used on one thread only.
+    var capture: Capture? {
+        _read { yield captureSlot.pointee }
+        _modify { yield &captureSlot.pointee }
+    }
+    // The state that changes on every SAX event, behind pointers (see `capture`).
+    private let captureSlot = makeSlot(Capture?.none)
+    private let stackSlot = makeSlot([Frame]())
+    private let entrySlot = makeSlot(EntryFields?.none)
+    private let namespaceSlot = makeSlot([UnsafeRawPointer: Namespace]())
+    private let tagSlot = makeSlot([UnsafeRawPointer: Tag]())
 
     init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (EntryFields) -> Void) {
         self.documentBase = documentBase
@@ -47,6 +71,10 @@ final class XMLFeedBuilder {
         self.maxTextBytes = maxTextBytes
         self.emit = emit
         stack.reserveCapacity(32)
+    }
+
+    deinit {
+        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
     }
 
     var entryIsOpen: Bool { entry != nil }
@@ -435,4 +463,16 @@ final class XMLFeedBuilder {
 
 extension FeedFormat {
     var isAtom: Bool { self == .atom03 || self == .atom10 || self == .atom }
+}
+
+/// One value in its own allocation (freed with `freeSlot`).
+private func makeSlot<Value>(_ value: Value) -> UnsafeMutablePointer<Value> {
+    let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    slot.initialize(to: value)
+    return slot
+}
+
+private func freeSlot<Value>(_ slot: UnsafeMutablePointer<Value>) {
+    slot.deinitialize(count: 1)
+    slot.deallocate()
 }
