@@ -19,6 +19,7 @@ CONCURRENT=(
     StorageTests.ConcurrencyTests
     ImageCacheTests.ImageDownloadTests
     HTMLDigestTests.SiteWriteTests HTMLDigestTests.ParallelExcerptTests
+    FeedParsingTests.StreamingTests
 )
 
 status=0

@@ -16,40 +16,113 @@ public enum CardJSON {
     /// One entry; `extra` fields (source, read state, ...) are appended by callers that have them.
     public static func card(_ c: Card, extra: (inout JSONObjectWriter) -> Void = { _ in }) -> String {
         var w = JSONObjectWriter()
-        w.field("id", c.id)
-        w.field("key", c.key.rawValue)
-        w.field("title", c.title)
-        w.field("link", c.link)
-        w.field("description", c.description)
-        w.field("image", c.image)
-        w.field("published", c.published?.iso8601)
-        w.field("updated", c.updated?.iso8601)
-        w.field("author", c.author)
-        w.raw("enclosures", "[" + c.enclosures.map(enclosure).joined(separator: ",") + "]")
-        w.field("kind", c.kind.rawValue)
+        fields(of: c, into: &w)
         extra(&w)
         return w.finish()
     }
 
+    /// Appends `card(c)`'s bytes to `out`: the streaming writers (`feeds parse --json`) build
+    /// their output in one buffer, with no String per card or per field.
+    public static func append(_ c: Card, to out: inout [UInt8]) {
+        var w = JSONObjectWriter(appendingTo: &out)
+        fields(of: c, into: &w)
+        w.finish(into: &out)
+    }
+
+    private static func fields(of c: Card, into w: inout JSONObjectWriter) {
+        w.staticField("id", c.id)
+        // The key without its String: `CardKey(for:)`'s first rule, written in place.
+        if c.kind == .article, let id = c.id, !id.isEmpty {
+            w.staticKey("key")
+            JSONText.appendQuoted(id, prefix: keyIDPrefix, to: &w.out)
+        } else {
+            w.staticField("key", c.key.rawValue)
+        }
+        w.staticField("title", c.title)
+        w.staticField("link", c.link)
+        w.staticField("description", c.description)
+        w.staticField("image", c.image)
+        w.dateField("published", c.published)
+        w.dateField("updated", c.updated)
+        w.staticField("author", c.author)
+        w.staticKey("enclosures")
+        w.out.append(0x5B)
+        for (i, e) in c.enclosures.enumerated() {
+            if i > 0 { w.out.append(0x2C) }
+            var inner = JSONObjectWriter(appendingTo: &w.out)
+            enclosureFields(e, into: &inner)
+            inner.finish(into: &w.out)
+        }
+        w.out.append(0x5D)
+        w.staticField("kind", c.kind.rawValue)
+    }
+
+    private static let keyIDPrefix: StaticString = "id:"
+
     static func enclosure(_ e: Enclosure) -> String {
         var w = JSONObjectWriter()
-        w.field("url", e.url)
-        w.field("type", e.type)
-        if let length = e.length { w.raw("length", String(length)) } else { w.raw("length", "null") }
+        enclosureFields(e, into: &w)
         return w.finish()
+    }
+
+    private static func enclosureFields(_ e: Enclosure, into w: inout JSONObjectWriter) {
+        w.staticField("url", e.url)
+        w.staticField("type", e.type)
+        if let length = e.length { w.raw("length", String(length)) } else { w.raw("length", "null") }
     }
 }
 
-/// Builds one JSON object, in field order, as UTF-8 bytes (one String at the end).
+/// Builds one JSON object, in field order, as UTF-8 bytes (one String at the end, or appended
+/// to a caller's buffer).
 public struct JSONObjectWriter {
-    private var out: [UInt8] = [0x7B]
+    fileprivate var out: [UInt8]
     private var first = true
 
-    public init() {}
+    public init() { out = [0x7B] }
+
+    /// Takes `buffer` over (no copy) and opens the object; `finish(into:)` hands it back.
+    fileprivate init(appendingTo buffer: inout [UInt8]) {
+        out = []
+        swap(&out, &buffer)
+        out.append(0x7B)
+    }
+
+    mutating func staticField(_ name: StaticString, _ value: String?) {
+        staticKey(name)
+        if let value { JSONText.appendQuoted(value, to: &out) } else { JSONText.appendNull(to: &out) }
+    }
 
     public mutating func field(_ name: String, _ value: String?) {
         key(name)
-        if let value { JSONText.appendQuoted(value, to: &out) } else { out.append(contentsOf: JSONText.null) }
+        if let value { JSONText.appendQuoted(value, to: &out) } else { JSONText.appendNull(to: &out) }
+    }
+
+    /// A date as `"YYYY-MM-DDTHH:MM:SSZ"` (`Timestamp.iso8601`), or null.
+    mutating func dateField(_ name: StaticString, _ value: Timestamp?) {
+        staticKey(name)
+        guard let value else { JSONText.appendNull(to: &out); return }
+        let c = value.components
+        guard (0...9999).contains(c.year) else { JSONText.appendQuoted(value.iso8601, to: &out); return }
+        out.append(0x22)
+        appendDigits(c.year, 4); out.append(0x2D)
+        appendDigits(c.month, 2); out.append(0x2D)
+        appendDigits(c.day, 2); out.append(0x54)
+        appendDigits(c.hour, 2); out.append(0x3A)
+        appendDigits(c.minute, 2); out.append(0x3A)
+        appendDigits(c.second, 2)
+        out.append(0x5A); out.append(0x22)
+    }
+
+    /// `n` (0 <= n < 10^width) in exactly `width` digits.
+    private mutating func appendDigits(_ n: Int, _ width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = n
+        while divisor > 0 {
+            out.append(UInt8(48 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     public mutating func field(_ name: String, _ value: Int?) {
@@ -66,6 +139,16 @@ public struct JSONObjectWriter {
         out.append(contentsOf: value.utf8)
     }
 
+    fileprivate mutating func staticKey(_ name: StaticString) {
+        if !first { out.append(0x2C) }
+        first = false
+        // Field names are plain ASCII without quotes or backslashes: no escaping needed.
+        out.append(0x22)
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(0x22)
+        out.append(0x3A)
+    }
+
     private mutating func key(_ name: String) {
         if !first { out.append(0x2C) }
         first = false
@@ -78,10 +161,15 @@ public struct JSONObjectWriter {
         bytes.append(0x7D)
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Closes the object and hands the buffer back to `buffer`.
+    fileprivate mutating func finish(into buffer: inout [UInt8]) {
+        out.append(0x7D)
+        swap(&out, &buffer)
+    }
 }
 
 public enum JSONText {
-    static let null: [UInt8] = Array("null".utf8)
 
     /// A JSON string literal. Non-ASCII is written as UTF-8; U+2028/2029 are escaped so the output
     /// is also valid JavaScript.
@@ -91,43 +179,69 @@ public enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    static func appendNull(to out: inout [UInt8]) {
+        out.append(0x6E); out.append(0x75); out.append(0x6C); out.append(0x6C)
+    }
+
     /// Appends `s` as a JSON string literal. Works on UTF-8 bytes: this runs for every field of
     /// every card.
     public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         var s = s
-        s.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + 2)
-            out.append(0x22)
-            var runStart = 0
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i += 1; continue }
-                var escape: [UInt8]?
-                var width = 1
-                switch b {
-                case 0x22: escape = [0x5C, 0x22]
-                case 0x5C: escape = [0x5C, 0x5C]
-                case 0x0A: escape = [0x5C, 0x6E]
-                case 0x0D: escape = [0x5C, 0x72]
-                case 0x09: escape = [0x5C, 0x74]
-                case 0x00..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    escape = [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-                default:   // 0xE2: U+2028 / U+2029 are E2 80 A8 / E2 80 A9
-                    if i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                        escape = Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                        width = 3
-                    }
+        s.withUTF8 { appendQuoted($0, prefix: nil, to: &out) }
+    }
+
+    /// `prefix + s` as one JSON string literal (`prefix` is plain ASCII that needs no escape).
+    static func appendQuoted(_ s: String, prefix: StaticString, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { appendQuoted($0, prefix: prefix, to: &out) }
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, prefix: StaticString?, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + bytes.count + 2 + (prefix?.utf8CodeUnitCount ?? 0))
+        out.append(0x22)
+        if let prefix { out.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)) }
+        guard let p = bytes.baseAddress else { out.append(0x22); return }
+        let n = bytes.count
+        var runStart = 0
+        var i = 0
+        while i < n {
+            // Plain ASCII words (no control, quote or backslash) need no look at each byte.
+            if i + 8 <= n {
+                let w = ByteScan.word(p, i)
+                if !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x22) && !ByteScan.has(w, 0x5C) {
+                    i += 8
+                    continue
                 }
-                guard let escape else { i += 1; continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(contentsOf: escape)
-                i += width
-                runStart = i
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-            out.append(0x22)
+            let b = p[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i += 1; continue }
+            // 0xE2: U+2028 / U+2029 are E2 80 A8 / E2 80 A9; any other E2 sequence stays.
+            var width = 1
+            if b == 0xE2 {
+                guard i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 else { i += 1; continue }
+                width = 3
+            }
+            out.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: i - runStart))
+            out.append(0x5C)
+            switch b {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x0A: out.append(0x6E)
+            case 0x0D: out.append(0x72)
+            case 0x09: out.append(0x74)
+            case 0xE2:
+                out.append(0x75); out.append(0x32); out.append(0x30); out.append(0x32)
+                out.append(p[i + 2] == 0xA8 ? 0x38 : 0x39)
+            default:   // the other controls below U+0020
+                out.append(0x75); out.append(0x30); out.append(0x30)
+                out.append(hexDigits.utf8Start[Int(b >> 4)]); out.append(hexDigits.utf8Start[Int(b & 0xF)])
+            }
+            i += width
+            runStart = i
         }
+        out.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: n - runStart))
+        out.append(0x22)
     }
 }

@@ -17,6 +17,7 @@ public final class FeedStreamParser {
     private var prepass = XMLPrepass()
     private var builder: XMLFeedBuilder?
     private var parser: PushParser?
+    private var pipeline: CardPipeline?
     private var json: [UInt8] = []
     /// The whole JSON document, once its end has been seen.
     private var pendingJSON: [UInt8]?
@@ -52,9 +53,14 @@ public final class FeedStreamParser {
         try bytes.withUnsafeBytes { try push($0) }
     }
 
+    deinit { pipeline?.finish() }
+
     /// Ends the input and returns what was found besides the cards.
     public func finish() throws -> FeedSummary {
+        // However this ends, no `onCard` call may follow it.
+        defer { pipeline?.finish() }
         if mode == .sniffing { try startDecoding(final: true) } else { try consume(UnsafeBufferPointer(start: nil, count: 0), final: true) }
+        pipeline?.finish()
         mode = .done
         var warnings: [String] = []
         if truncated { warnings.append("the document is larger than \(options.maxBytes) bytes; only the first \(options.maxBytes) were read") }
@@ -110,8 +116,17 @@ public final class FeedStreamParser {
 
     private func beginXML() throws {
         mode = .xml
+        let emit: (EntryFields) -> Void
+        if options.concurrentCards {
+            let p = CardPipeline(onCard: onCard)
+            pipeline = p
+            emit = { p.submit($0) }
+        } else {
+            let onCard = onCard
+            emit = { onCard($0.card()) }
+        }
         let b = XMLFeedBuilder(documentBase: options.baseURL, maxDepth: options.maxDepth,
-                               maxTextBytes: options.maxTextBytes, onCard: onCard)
+                               maxTextBytes: options.maxTextBytes, emit: emit)
         builder = b
         parser = try PushParser(receiver: b)
     }

@@ -15,6 +15,12 @@ public struct ParseOptions: Sendable {
     public var maxDepth: Int
     /// Longest text of one element (a title, a description) kept.
     public var maxTextBytes: Int
+    /// XML feeds only: apply the card contract (sanitizing, above all) and call `onCard` on a
+    /// second thread while the parser reads on. `onCard` then runs on that thread, still one
+    /// card at a time and in document order, and every call has returned when
+    /// `FeedStreamParser.finish()` returns (or throws). Memory stays bounded: the parser waits
+    /// when the second thread falls behind.
+    public var concurrentCards = false
 
     public init(baseURL: String? = nil, charset: String? = nil, maxBytes: Int = 256 << 20,
                 maxDepth: Int = 200, maxTextBytes: Int = 4 << 20) {

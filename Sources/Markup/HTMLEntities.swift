@@ -12,21 +12,53 @@ public enum HTMLEntities {
     private static let table: Table = {
         var t = Table()
         t.characters.reserveCapacity(2200)
-        for line in HTMLEntityTable.packed.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            var name = line[..<space]
-            let isLegacy = name.hasPrefix("*")
-            if isLegacy { name = name.dropFirst() }
-            var value = ""
-            for hex in line[line.index(after: space)...].split(separator: " ") {
-                if let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) {
-                    value.unicodeScalars.append(scalar)
+        t.legacy.reserveCapacity(128)
+        // Read as bytes: the Substring splitting and radix parsing this replaces cost more than
+        // sanitizing a whole small feed.
+        var packed = HTMLEntityTable.packed
+        packed.withUTF8 { b in
+            let n = b.count
+            var i = 0
+            while i < n {
+                var lineEnd = i
+                while lineEnd < n && b[lineEnd] != 0x0A { lineEnd += 1 }
+                defer { i = lineEnd + 1 }
+                var nameStart = i
+                let isLegacy = nameStart < lineEnd && b[nameStart] == UInt8(ascii: "*")
+                if isLegacy { nameStart += 1 }
+                var j = nameStart
+                while j < lineEnd && b[j] != 0x20 { j += 1 }
+                guard j < lineEnd, j > nameStart else { continue }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<j]), as: UTF8.self)
+                let nameLength = j - nameStart
+                var value = ""
+                var v: UInt32 = 0
+                var digits = 0
+                var bad = false
+                j += 1
+                while j <= lineEnd {
+                    let c: UInt8 = j < lineEnd ? b[j] : 0x20
+                    j += 1
+                    if c == 0x20 {
+                        if digits > 0, !bad, let scalar = Unicode.Scalar(v) { value.unicodeScalars.append(scalar) }
+                        v = 0; digits = 0; bad = false
+                        continue
+                    }
+                    let d: UInt32
+                    switch c {
+                    case 0x30...0x39: d = UInt32(c - 0x30)
+                    case 0x41...0x46: d = UInt32(c - 0x41 + 10)
+                    case 0x61...0x66: d = UInt32(c - 0x61 + 10)
+                    default: d = 0; bad = true
+                    }
+                    v = v << 4 | d
+                    digits += 1
                 }
-            }
-            t.characters[String(name)] = value
-            if isLegacy {
-                t.legacy.insert(String(name))
-                t.longestLegacy = max(t.longestLegacy, name.utf8.count)
+                t.characters[name] = value
+                if isLegacy {
+                    t.legacy.insert(name)
+                    t.longestLegacy = max(t.longestLegacy, nameLength)
+                }
             }
         }
         return t

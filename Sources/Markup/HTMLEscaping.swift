@@ -1,3 +1,5 @@
+import FeedModel
+
 /// Escaping for the HTML this module writes, and for anyone else who writes HTML (the feed
 /// parser escapes plain-text bodies and re-serializes inline markup with it).
 public enum HTMLEscaping {
@@ -62,6 +64,7 @@ public enum HTMLEscaping {
             // Copy the run that needs no work in one go.
             var j = i
             if !afterC2 {
+                while j + 8 <= n && isPlainWord(ByteScan.word(p, j)) { j += 8 }
                 while j < n && !work[Int(p[j])] { j += 1 }
                 if j > i {
                     out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
@@ -96,6 +99,13 @@ public enum HTMLEscaping {
             default: out.append(b)
             }
         }
+    }
+
+    /// Whether eight bytes are all printable ASCII other than `&`, `<`, `>`, `"` (and so need no
+    /// work, in text or in attributes).
+    @inline(__always) static func isPlainWord(_ w: UInt64) -> Bool {
+        !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x26) && !ByteScan.has(w, 0x3C)
+            && !ByteScan.has(w, 0x3E) && !ByteScan.has(w, 0x22) && !ByteScan.has(w, 0x7F)
     }
 
     /// `needsWork` for every byte value.

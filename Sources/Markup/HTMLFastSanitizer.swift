@@ -23,19 +23,20 @@ enum FastSanitizer {
     /// `ElementRule.table` for `fastElements`.
     static let fastRules: [String: ElementRule] = ElementRule.table.filter { fastElements.contains($0.key) }
 
-    /// HTML 4 names whose character is the same in libxml2 and HTML5.
-    static let safeNames: [String: [UInt8]] = {
-        let names = ["nbsp", "copy", "reg", "mdash", "ndash", "hellip", "rsquo", "lsquo", "rdquo", "ldquo",
-                     "laquo", "raquo", "middot", "bull", "trade", "euro", "deg", "times", "eacute", "egrave",
-                     "aacute", "agrave", "uuml", "ouml", "auml", "szlig", "ccedil", "pound", "sect", "para"]
-        var t: [String: [UInt8]] = [:]
-        for n in names { if let v = HTMLEntities.characters(named: n) { t[n] = Array(v.utf8) } }
-        return t
-    }()
+    /// HTML 4 names whose character is the same in libxml2 and HTML5, with that character
+    /// (written out rather than looked up: the full entity table costs more to load than the fast
+    /// path saves on a small feed; a test checks them against `HTMLEntities`).
+    static let safeCharacters: [String: String] = [
+        "nbsp": "\u{A0}", "copy": "\u{A9}", "reg": "\u{AE}", "mdash": "\u{2014}", "ndash": "\u{2013}",
+        "hellip": "\u{2026}", "rsquo": "\u{2019}", "lsquo": "\u{2018}", "rdquo": "\u{201D}",
+        "ldquo": "\u{201C}", "laquo": "\u{AB}", "raquo": "\u{BB}", "middot": "\u{B7}", "bull": "\u{2022}",
+        "trade": "\u{2122}", "euro": "\u{20AC}", "deg": "\u{B0}", "times": "\u{D7}", "eacute": "\u{E9}",
+        "egrave": "\u{E8}", "aacute": "\u{E1}", "agrave": "\u{E0}", "uuml": "\u{FC}", "ouml": "\u{F6}",
+        "auml": "\u{E4}", "szlig": "\u{DF}", "ccedil": "\u{E7}", "pound": "\u{A3}", "sect": "\u{A7}",
+        "para": "\u{B6}",
+    ]
 
-    private struct Open {
-        var name: String
-    }
+    static let safeNames: [String: [UInt8]] = safeCharacters.mapValues { Array($0.utf8) }
 
     /// The sanitized HTML of `html` (already cut to the input limit), or nil to use libxml2.
     static func sanitize(_ html: String, base: String?) -> String? {
@@ -43,13 +44,134 @@ enum FastSanitizer {
         return html.withUTF8 { run($0, base: base) }
     }
 
+    // MARK: - tables (names are compared as bytes: no String per tag or attribute)
+
+    /// The attributes the fast path knows by name: the allowed ones of `fastElements` (global
+    /// ones included). Any other attribute is dropped.
+    private enum Attr: UInt8 {
+        case unknown, title, lang, dir, cite, start, reversed, type, value, href, hreflang, datetime, src, alt,
+             width, height
+        static let named: [String: Attr] = [
+            "title": .title, "lang": .lang, "dir": .dir, "cite": .cite, "start": .start, "reversed": .reversed,
+            "type": .type, "value": .value, "href": .href, "hreflang": .hreflang, "datetime": .datetime,
+            "src": .src, "alt": .alt, "width": .width, "height": .height,
+        ]
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+        var isURL: Bool { self == .href || self == .src || self == .cite }
+    }
+
+    private struct Element {
+        let name: [UInt8]
+        let isVoid: Bool
+        let isImg: Bool
+        /// `Attr` bits allowed on it (`HTMLPolicy.isAllowed`).
+        let allowed: UInt32
+    }
+
+    private struct Tables {
+        let elements: [Element]
+        /// Element index by packed name (names of up to 8 bytes).
+        let elementByKey: [UInt64: Int]
+        /// Names longer than 8 bytes ("blockquote"), looked up by comparison.
+        let longElements: [Int]
+        let attrByKey: [UInt64: Attr]
+        /// closes[child * count + parent]: `HTMLStructure.closes(child, parent)`.
+        let closes: [Bool]
+        /// `safeNames` by packed name.
+        let safeNameBytes: [UInt64: [UInt8]]
+
+        init() {
+            let names = FastSanitizer.fastElements.sorted()
+            var elements: [Element] = []
+            var byKey: [UInt64: Int] = [:]
+            var long: [Int] = []
+            for (i, name) in names.enumerated() {
+                let rule = FastSanitizer.fastRules[name]!
+                var allowed: UInt32 = 0
+                for (attrName, attr) in Attr.named where HTMLPolicy.isAllowed(attribute: attrName, in: rule.attributes) {
+                    allowed |= attr.bit
+                }
+                let bytes = Array(name.utf8)
+                elements.append(Element(name: bytes, isVoid: rule.isVoid, isImg: name == "img", allowed: allowed))
+                if bytes.count <= 8 { byKey[FastSanitizer.pack(bytes)] = i } else { long.append(i) }
+            }
+            self.elements = elements
+            elementByKey = byKey
+            longElements = long
+            var attrs: [UInt64: Attr] = [:]
+            for (name, attr) in Attr.named { attrs[FastSanitizer.pack(Array(name.utf8))] = attr }
+            attrByKey = attrs
+            var closes = [Bool](repeating: false, count: names.count * names.count)
+            for (c, child) in names.enumerated() {
+                for (q, parent) in names.enumerated() { closes[c * names.count + q] = HTMLStructure.closes(child, parent) }
+            }
+            self.closes = closes
+            var safe: [UInt64: [UInt8]] = [:]
+            for (name, value) in FastSanitizer.safeNames { safe[FastSanitizer.pack(Array(name.utf8))] = value }
+            safeNameBytes = safe
+        }
+    }
+
+    private static let tables = Tables()
+
+    /// Up to 8 bytes as one integer (little-endian), the lookup key of a short name.
+    static func pack(_ bytes: [UInt8]) -> UInt64 {
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        for b in bytes { key |= UInt64(b) << shift; shift += 8 }
+        return key
+    }
+
+    @inline(__always)
+    private static func pack(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        var i = start
+        while i < end { key |= UInt64(p[i]) << shift; shift += 8; i += 1 }
+        return key
+    }
+
+    private static func elementIndex(_ t: Tables, _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        let count = end - start
+        if count <= 8 { return t.elementByKey[pack(p, start, end)] }
+        for e in t.longElements where t.elements[e].name.count == count {
+            if t.elements[e].name.withUnsafeBufferPointer({ equal($0, p, start, end) }) { return e }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private static func equal(_ name: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard name.count == end - start else { return false }
+        var k = 0
+        while k < name.count { if name[k] != p[start + k] { return false }; k += 1 }
+        return true
+    }
+
+    /// One attribute of the tag being read: its name in the input, its value (references
+    /// decoded) in the `values` buffer, or none.
+    private struct ReadAttribute {
+        var nameStart: Int
+        var nameEnd: Int
+        var attr: Attr
+        var valueStart: Int
+        var valueEnd: Int
+        var hasValue: Bool
+    }
+
     private static func run(_ p: UnsafeBufferPointer<UInt8>, base: String?) -> String? {
+        let t = tables
+        let elementCount = t.elements.count
         let n = p.count
         var out = [UInt8]()
         out.reserveCapacity(n + n / 8)
-        var stack: [Open] = []
-        var top = Open(name: HTMLDocument.fragmentWrapper)
+        // Indexes of the open elements below `top`; -1 is the fragment wrapper.
+        var stack: [Int] = []
+        var top = -1
         var parsedBase = ParsedBase(base)
+        var scratch = [UInt8]()
+        var values = [UInt8]()
+        var attributes: [ReadAttribute] = []
         var i = 0
         while i < n {
             let b = p[i]
@@ -57,6 +179,7 @@ enum FastSanitizer {
                 // A run of text up to the next tag or reference.
                 let start = i
                 while i < n {
+                    if i + 8 <= n, let base = p.baseAddress, HTMLEscaping.isPlainWord(ByteScan.word(base, i)) { i += 8; continue }
                     let c = p[i]
                     if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
                     if c < 0x20 {
@@ -75,8 +198,9 @@ enum FastSanitizer {
                 continue
             }
             if b == UInt8(ascii: "&") {
-                guard let (bytes, next) = reference(p, i, inAttribute: false) else { return nil }
-                bytes.withUnsafeBufferPointer { HTMLEscaping.append($0, to: &out, attribute: false) }
+                scratch.removeAll(keepingCapacity: true)
+                guard let next = reference(p, i, inAttribute: false, into: &scratch) else { return nil }
+                scratch.withUnsafeBufferPointer { HTMLEscaping.append($0, to: &out, attribute: false) }
                 i = next
                 continue
             }
@@ -88,11 +212,12 @@ enum FastSanitizer {
                 let nameStart = i
                 while i < n && isNameByte(p[i]) { i += 1 }
                 guard i < n, p[i] == UInt8(ascii: ">"), i > nameStart else { return nil }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: p[nameStart..<i]), as: UTF8.self)
+                guard top >= 0, t.elements[top].name.withUnsafeBufferPointer({ equal($0, p, nameStart, i) }),
+                      let parent = stack.popLast() else { return nil }
                 i += 1
-                guard name == top.name, let parent = stack.popLast() else { return nil }
-                out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-                out.append(contentsOf: name.utf8)
+                out.append(UInt8(ascii: "<"))
+                out.append(UInt8(ascii: "/"))
+                out.append(contentsOf: t.elements[top].name)
                 out.append(UInt8(ascii: ">"))
                 top = parent
                 continue
@@ -100,11 +225,12 @@ enum FastSanitizer {
             let nameStart = i
             while i < n && isNameByte(p[i]) { i += 1 }
             guard i > nameStart, i < n else { return nil }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: p[nameStart..<i]), as: UTF8.self)
-            guard let rule = fastRules[name] else { return nil }
-            if HTMLStructure.closes(name, top.name) { return nil }
+            guard let e = elementIndex(t, p, nameStart, i) else { return nil }
+            if top >= 0 && t.closes[e * elementCount + top] { return nil }
+            let element = t.elements[e]
             // Attributes.
-            var attributes: [(String, String?)] = []
+            attributes.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
             var selfClosing = false
             while true {
                 guard i < n else { return nil }
@@ -124,17 +250,21 @@ enum FastSanitizer {
                 let attrStart = i
                 while i < n && isNameByte(p[i]) { i += 1 }
                 guard i > attrStart, i < n else { return nil }
-                let attrName = String(decoding: UnsafeBufferPointer(rebasing: p[attrStart..<i]), as: UTF8.self)
-                guard !attributes.contains(where: { $0.0 == attrName }), attributes.count < 32 else { return nil }
+                let attrEnd = i
+                for a in attributes where equal(UnsafeBufferPointer(rebasing: p[a.nameStart..<a.nameEnd]), p, attrStart, attrEnd) {
+                    return nil
+                }
+                guard attributes.count < 32 else { return nil }
+                let attr = attrEnd - attrStart <= 8 ? (t.attrByKey[pack(p, attrStart, attrEnd)] ?? .unknown) : .unknown
                 if p[i] != UInt8(ascii: "=") {
-                    attributes.append((attrName, nil))
+                    attributes.append(ReadAttribute(nameStart: attrStart, nameEnd: attrEnd, attr: attr, valueStart: 0, valueEnd: 0, hasValue: false))
                     continue
                 }
                 i += 1
                 guard i < n, p[i] == UInt8(ascii: "\"") || p[i] == UInt8(ascii: "'") else { return nil }
                 let quote = p[i]
                 i += 1
-                var value = [UInt8]()
+                let valueStart = values.count
                 while true {
                     guard i < n else { return nil }
                     let c = p[i]
@@ -142,56 +272,106 @@ enum FastSanitizer {
                     if c < 0x20 || c == 0x7F || c == 0xEF || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") { return nil }
                     if c == 0xC2 { guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil } }
                     if c == UInt8(ascii: "&") {
-                        guard let (bytes, next) = reference(p, i, inAttribute: true) else { return nil }
-                        value.append(contentsOf: bytes)
+                        guard let next = reference(p, i, inAttribute: true, into: &values) else { return nil }
                         i = next
                         continue
                     }
-                    value.append(c)
+                    values.append(c)
                     i += 1
                 }
-                attributes.append((attrName, String(decoding: value, as: UTF8.self)))
+                attributes.append(ReadAttribute(nameStart: attrStart, nameEnd: attrEnd, attr: attr, valueStart: valueStart,
+                                                valueEnd: values.count, hasValue: true))
             }
-            if selfClosing && !rule.isVoid { return nil }
-            if !rule.isVoid {
+            if selfClosing && !element.isVoid { return nil }
+            if !element.isVoid {
                 guard stack.count < 100 else { return nil }
             }
             // The element as the libxml2 path writes it.
-            if let kept = keptAttributes(attributes, name, rule.attributes, &parsedBase) {
-                out.append(UInt8(ascii: "<"))
-                out.append(contentsOf: name.utf8)
-                for (attr, value) in kept {
-                    out.append(UInt8(ascii: " "))
-                    out.append(contentsOf: attr.utf8)
-                    if let value {
-                        out.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "\"")])
-                        HTMLEscaping.append(value, to: &out, attribute: true)
-                        out.append(UInt8(ascii: "\""))
-                    }
-                }
-                out.append(UInt8(ascii: ">"))
-            } else if !rule.isVoid {
+            if !writeStartTag(element, attributes, p, values, &parsedBase, into: &out) && !element.isVoid {
                 // A dropped element with content (only `img` and `source` can go, both void).
                 return nil
             }
-            if !rule.isVoid {
+            if !element.isVoid {
                 stack.append(top)
-                top = Open(name: name)
+                top = e
             }
         }
         guard stack.isEmpty else { return nil }
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Writes the start tag with the attributes the libxml2 path keeps (see
+    /// `SanitizingWriter.keepAttributes`); false (nothing written) when the element goes.
+    private static func writeStartTag(_ element: Element, _ attributes: [ReadAttribute], _ p: UnsafeBufferPointer<UInt8>,
+                                      _ values: [UInt8], _ base: inout ParsedBase, into out: inout [UInt8]) -> Bool {
+        let mark = out.count
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: element.name)
+        var width: String?, height: String?, src: String?
+        var hasSrc = false, hasAlt = false
+        for a in attributes {
+            if a.attr == .src { hasSrc = true }
+            guard a.attr != .unknown, element.allowed & a.attr.bit != 0 else { continue }
+            if a.attr.isURL || a.attr == .width || a.attr == .height {
+                guard a.hasValue else { continue }
+                let value = values.withUnsafeBufferPointer {
+                    String(decoding: UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), as: UTF8.self)
+                }
+                let kept: String
+                if a.attr.isURL {
+                    guard let url = HTMLPolicy.safeURL(value, allowDataImage: element.isImg && a.attr == .src, resolve: { base.resolve($0) })
+                    else { continue }
+                    if a.attr == .src { src = url }
+                    kept = url
+                } else {
+                    guard let number = SanitizingWriter.dimension(value) else { continue }
+                    if a.attr == .width { width = number } else { height = number }
+                    kept = number
+                }
+                appendName(a, p, to: &out)
+                out.append(UInt8(ascii: "="))
+                out.append(UInt8(ascii: "\""))
+                HTMLEscaping.append(kept, to: &out, attribute: true)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                if a.attr == .alt { hasAlt = true }
+                appendName(a, p, to: &out)
+                if a.hasValue {
+                    out.append(UInt8(ascii: "="))
+                    out.append(UInt8(ascii: "\""))
+                    values.withUnsafeBufferPointer {
+                        HTMLEscaping.append(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out, attribute: true)
+                    }
+                    out.append(UInt8(ascii: "\""))
+                }
+            }
+        }
+        if element.isImg {
+            let drop: Bool
+            if let src { drop = HTMLPolicy.isTrackingPixel(src: src, width: width, height: height) }
+            else { drop = hasSrc || !hasAlt }
+            if drop {
+                out.removeSubrange(mark...)
+                return false
+            }
+        }
+        out.append(UInt8(ascii: ">"))
+        return true
+    }
+
+    @inline(__always)
+    private static func appendName(_ a: ReadAttribute, _ p: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: p[a.nameStart..<a.nameEnd]))
+    }
+
     @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
         (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == UInt8(ascii: "-")
     }
 
-    private static let amp: [UInt8] = [UInt8(ascii: "&")]
-
-    /// The characters of the reference at `p[i] == "&"` and the index after it, when it is one
-    /// of the simple kinds this path handles.
-    static func reference(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, inAttribute: Bool) -> ([UInt8], Int)? {
+    /// Appends the characters of the reference at `p[i] == "&"` to `out` and returns the index
+    /// after it, when it is one of the simple kinds this path handles; nil otherwise.
+    static func reference(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, inAttribute: Bool, into out: inout [UInt8]) -> Int? {
         let n = p.count
         var i = start + 1
         guard i < n else { return nil }
@@ -212,59 +392,27 @@ enum FastSanitizer {
             guard digits > 0, i < n, p[i] == UInt8(ascii: ";") else { return nil }
             guard (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0xD800) || (value >= 0xE000 && value < 0xF000)
                     || (value >= 0x10000 && value <= 0x10FFFF), let scalar = Unicode.Scalar(value) else { return nil }
-            var bytes: [UInt8] = []
-            UTF8.encode(scalar) { bytes.append($0) }
-            return (bytes, i + 1)
+            UTF8.encode(scalar) { out.append($0) }
+            return i + 1
         }
         let nameStart = i
         while i < n && i - nameStart < 10 && ((p[i] | 0x20) >= 97 && (p[i] | 0x20) <= 122) { i += 1 }
-        guard i < n, p[i] == UInt8(ascii: ";"), i > nameStart else { return nil }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: p[nameStart..<i]), as: UTF8.self)
-        switch name {
-        case "amp": return (amp, i + 1)
-        case "lt" where !inAttribute: return ([UInt8(ascii: "<")], i + 1)
-        case "gt" where !inAttribute: return ([UInt8(ascii: ">")], i + 1)
-        case "quot" where !inAttribute: return ([UInt8(ascii: "\"")], i + 1)
+        guard i < n, p[i] == UInt8(ascii: ";"), i > nameStart, i - nameStart <= 8 else { return nil }
+        let key = pack(p, nameStart, i)
+        switch key {
+        case ampKey: out.append(UInt8(ascii: "&"))
+        case ltKey where !inAttribute: out.append(UInt8(ascii: "<"))
+        case gtKey where !inAttribute: out.append(UInt8(ascii: ">"))
+        case quotKey where !inAttribute: out.append(UInt8(ascii: "\""))
         default:
-            guard !inAttribute, let v = safeNames[name] else { return nil }
-            return (v, i + 1)
+            guard !inAttribute, let v = tables.safeNameBytes[key] else { return nil }
+            out.append(contentsOf: v)
         }
+        return i + 1
     }
 
-    /// The attributes the libxml2 path keeps for `element` (see `SanitizingWriter.keepAttributes`),
-    /// or nil when the element goes.
-    private static func keptAttributes(_ attributes: [(String, String?)], _ element: String, _ allowed: Set<String>,
-                                       _ base: inout ParsedBase) -> [(String, String?)]? {
-        var kept: [(String, String?)] = []
-        var width: String?, height: String?, src: String?
-        var hasSrc = false
-        for (name, value) in attributes {
-            if name == "src" { hasSrc = true }
-            guard HTMLPolicy.isAllowed(attribute: name, in: allowed) else { continue }
-            if HTMLPolicy.urlAttributes.contains(name) {
-                guard let v = value,
-                      let url = HTMLPolicy.safeURL(v, allowDataImage: element == "img" && name == "src", resolve: { base.resolve($0) })
-                else { continue }
-                if name == "src" { src = url }
-                kept.append((name, url))
-            } else if name == "width" || name == "height" || name == "span" || name == "colspan" || name == "rowspan" {
-                guard let v = value, let number = SanitizingWriter.dimension(v) else { continue }
-                if name == "width" { width = number } else if name == "height" { height = number }
-                kept.append((name, number))
-            } else {
-                kept.append((name, value))
-            }
-        }
-        switch element {
-        case "img":
-            if src == nil {
-                guard !hasSrc, kept.contains(where: { $0.0 == "alt" }) else { return nil }
-            } else if HTMLPolicy.isTrackingPixel(src: src!, width: width, height: height) {
-                return nil
-            }
-        default:
-            break
-        }
-        return kept
-    }
+    private static let ampKey: UInt64 = 0x70_6D_61        // "amp"
+    private static let ltKey: UInt64 = 0x74_6C            // "lt"
+    private static let gtKey: UInt64 = 0x74_67            // "gt"
+    private static let quotKey: UInt64 = 0x74_6F_75_71    // "quot"
 }

@@ -99,6 +99,9 @@ public enum HTMLPolicy {
     /// `safeURL(_:base:allowDataImage:)` with the resolution against the base given as a function
     /// (`WebAddress.resolve(_:against:)` or the same with a base parsed once).
     static func safeURL(_ value: String, allowDataImage: Bool, resolve: (String) -> String) -> String? {
+        // Most common of all: an absolute http(s) URL of printable ASCII without `&`, which the
+        // steps below would return unchanged.
+        if isPlainAbsoluteWebURL(value) { return value }
         // Common case: printable ASCII only, nothing to clean.
         let plain = value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "&") }
         var scalars = plain ? value.unicodeScalars[...] : value.unicodeScalars.filter(isKeptInURL)[...]
@@ -137,6 +140,20 @@ public enum HTMLPolicy {
         }
         // Still relative (no usable base): harmless, kept as written.
         return scheme(of: resolved) == nil ? resolved : nil
+    }
+
+    /// `http://` or `https://` followed by printable ASCII other than `&` only.
+    private static func isPlainAbsoluteWebURL(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { b in
+            guard b.count > 8, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 else { return false }
+            let rest: Int
+            if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F { rest = 7 }
+            else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F { rest = 8 }
+            else { return false }
+            for i in rest..<b.count where b[i] <= 0x20 || b[i] >= 0x7F || b[i] == UInt8(ascii: "&") { return false }
+            return true
+        }
     }
 
     /// Whether a URL keeps this character: not controls (C0, DEL, C1), byte order marks, zero

@@ -21,10 +21,18 @@ import FeedModel
 public enum HTMLSanitizer {
     /// Allow-list sanitized HTML of `html`, relative URLs resolved against `base`.
     public static func sanitize(_ html: String, base: String?) -> String {
-        let html = MarkupLimits.truncated(html)
+        var html = MarkupLimits.truncated(html)
         // Fast path: plain text without markup or references only needs `>` escaped.
-        if !html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") || $0 < 0x20 || $0 == 0x7F }) {
-            guard html.utf8.contains(UInt8(ascii: ">")) else { return html }
+        let (plain, hasGreater) = html.withUTF8 { b -> (Bool, Bool) in
+            var greater = false
+            for c in b {
+                if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c < 0x20 || c == 0x7F { return (false, false) }
+                if c == UInt8(ascii: ">") { greater = true }
+            }
+            return (true, greater)
+        }
+        if plain {
+            guard hasGreater else { return html }
             var out = ""
             HTMLEscaping.appendText(html, to: &out)
             return out

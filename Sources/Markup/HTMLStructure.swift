@@ -8,11 +8,79 @@ import CLibXML2
 /// and writing that out would not read back the same: sanitizing twice would change the result.
 /// The writer therefore closes such an element itself, as the parser will.
 ///
-/// libxml2 keeps its table private, so the pairs are measured once, on first use: one parse of
+/// libxml2 keeps its table private, so the pairs are measured (`measure()`): one parse of
 /// `<X><Y></Y></X>` for every kept non-void X and kept Y, checking whether Y ended up inside X.
+/// That parse costs as much as sanitizing a few hundred descriptions, so for the libxml2 release
+/// it was measured on (`measuredVersion`) the result is read from `measuredPairs` instead; any
+/// other release is measured on first use. A test checks that the two agree.
 enum HTMLStructure {
     /// For each open element x, the start tags that close it.
     private static let closingPairs: [String: Set<String>] = {
+        if libxmlVersion == measuredVersion { return parse(measuredPairs) }
+        return measure()
+    }()
+
+    /// The libxml2 release at hand (`xmlParserVersion`, "20914" for 2.9.14).
+    static var libxmlVersion: String { __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "" }
+
+    /// The libxml2 release (`xmlParserVersion`) `measuredPairs` was measured on.
+    static let measuredVersion = "20914"
+
+    /// `measure()` on `measuredVersion`, one line per parent: `parent: child child ...`.
+    static let measuredPairs = """
+a: a table td th
+address: dd dl dt li ul
+b: p td th
+big: p
+caption: col colgroup tbody tfoot thead tr
+colgroup: colgroup tbody tfoot thead tr
+dd: dt
+dl: li
+dt: dd dl
+h1: li p table
+h2: li p table
+h3: li p table
+h4: li p table
+h5: li p table
+h6: li p table
+i: p td th
+li: li
+ol: ul
+p: address blockquote caption col colgroup dd div dl dt h1 h2 h3 h4 h5 h6 hr li ol p pre table tbody td tfoot th tr ul
+pre: dd dl dt li table ul
+s: p
+small: p
+span: td th
+strike: p
+tbody: tbody tfoot
+td: tbody td tfoot th tr
+tfoot: tbody
+th: tbody td tfoot th tr
+thead: tbody tfoot
+tr: tbody tfoot tr
+tt: p
+u: p td th
+ul: address ol pre
+"""
+
+    /// `measuredPairs`' format read back.
+    static func parse(_ text: String) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            result[String(parts[0])] = Set(parts[1].split(separator: " ").map(String.init))
+        }
+        return result
+    }
+
+    /// `pairs` in `measuredPairs`' format, sorted.
+    static func format(_ pairs: [String: Set<String>]) -> String {
+        pairs.keys.sorted().map { "\($0): " + pairs[$0]!.sorted().joined(separator: " ") }.joined(separator: "\n")
+    }
+
+    /// The pairs as libxml2 at hand parses them.
+    static func measure() -> [String: Set<String>] {
         let parents = HTMLPolicy.allowedElements.keys.filter { !HTMLPolicy.voidElements.contains($0) }.sorted()
         let children = HTMLPolicy.allowedElements.keys.sorted()
         var probe = ""
@@ -45,7 +113,7 @@ enum HTMLStructure {
             }
         }
         return result
-    }()
+    }
 
     /// True when libxml2 closes an open `parent` on reading the start tag `child`.
     static func closes(_ child: String, _ parent: String) -> Bool {
@@ -58,3 +126,4 @@ enum HTMLStructure {
 
     static var pairCount: Int { closingPairs.values.reduce(0) { $0 + $1.count } }
 }
+

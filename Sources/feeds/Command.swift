@@ -45,6 +45,12 @@ final class Output {
 
     func line(_ s: String = "") { write(s); write("\n") }
 
+    /// Lets `fill` append bytes straight to the buffer (no String in between).
+    func write(_ fill: (inout [UInt8]) -> Void) {
+        fill(&buffer)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Drops what was not yet written (a command failed before its output was complete).
     func discard() { buffer.removeAll(keepingCapacity: true) }
 

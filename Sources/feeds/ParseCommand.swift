@@ -32,6 +32,9 @@ enum ParseCommand: Command {
         var options = ParseOptions()
         options.baseURL = args.value("--base")
         options.charset = args.value("--charset")
+        // Sanitizing and JSON writing on a second thread: `onCard` below touches only state
+        // that nothing else uses until the parser's `finish()` has returned.
+        options.concurrentCards = true
         let out = Output.standard
         let json = args.flag("--json")
         var count = 0
@@ -45,8 +48,10 @@ enum ParseCommand: Command {
         }
         let onCard = { (card: Card) in
             if json {
-                if count > 0 { out.write(",") }
-                out.write(CardJSON.card(card))
+                out.write { buffer in
+                    if count > 0 { buffer.append(UInt8(ascii: ",")) }
+                    CardJSON.append(card, to: &buffer)
+                }
             } else {
                 out.write(CardText.block(card))
             }

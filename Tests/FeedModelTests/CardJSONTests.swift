@@ -59,6 +59,30 @@ final class CardJSONTests: XCTestCase {
 
     // MARK: - object writer
 
+    /// The streaming writer (`append`) writes exactly what `card` returns.
+    func testAppendWritesWhatCardReturns() {
+        var cards: [Card] = [Card(), Card(id: "x")]
+        var full = Card(id: "urn:1 \"q\"", title: "T\u{2028}\u{2029}\u{1}\t\n\r\\", description: "<p>é</p>", link: "http://a.test/",
+                        image: "http://a.test/i.png", published: Timestamp(secondsSince1970: 1_700_000_000),
+                        updated: Timestamp(secondsSince1970: -62_135_596_800 - 86_400), author: "A, B",
+                        enclosures: [Enclosure(url: "http://a.test/a.mp3", type: "audio/mpeg", length: 12),
+                                     Enclosure(url: "http://a.test/b")])
+        cards.append(full)
+        full.id = ""
+        cards.append(full)
+        full.id = nil
+        full.link = nil
+        full.kind = .image
+        cards.append(full)
+        full.published = Timestamp(secondsSince1970: 253_402_300_800)   // year 10000
+        cards.append(full)
+        for c in cards {
+            var out: [UInt8] = Array("prefix".utf8)
+            CardJSON.append(c, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "prefix" + CardJSON.card(c))
+        }
+    }
+
     func testObjectWriterFieldsInOrder() {
         var w = JSONObjectWriter()
         w.field("s", "x")

@@ -29,6 +29,53 @@ final class StreamingTests: XCTestCase {
         }
     }
 
+    /// `concurrentCards` moves the card contract to a second thread: the same cards in the same
+    /// order, all delivered by the time `finish()` returns, for any chunking.
+    func testConcurrentCardsGiveTheSameCardsInOrder() throws {
+        var items = ""
+        for i in 0..<700 {
+            items += "<item><title>item \(i) &amp; more</title><link>http://example.test/\(i)</link>"
+                + "<description>&lt;p&gt;body \(i) &lt;a href=\"/x\(i)\"&gt;x&lt;/a&gt;&lt;/p&gt;</description></item>"
+        }
+        let docs = [Array(rss(items).utf8)] + (try ["rss20-namespaces.xml", "atom10.xml", "illformed-midway.xml"].map {
+            [UInt8](try Fixtures.data("feeds/" + $0))
+        })
+        for bytes in docs {
+            let whole = try FeedParser.parse(bytes).cards
+            for size in [7, 1000, 1 << 16] {
+                var options = ParseOptions()
+                options.concurrentCards = true
+                var cards: [Card] = []
+                let p = FeedStreamParser(options: options) { cards.append($0) }
+                var i = 0
+                while i < bytes.count {
+                    try p.push(Array(bytes[i..<min(bytes.count, i + size)]))
+                    i += size
+                }
+                let summary = try p.finish()
+                XCTAssertEqual(cards, whole, "chunks of \(size)")
+                XCTAssertEqual(summary.cardCount, whole.count)
+            }
+        }
+        XCTAssertEqual(try FeedParser.parse(docs[0]).cards.count, 700)
+    }
+
+    /// A document that turns out not to be a feed still ends the second thread before throwing.
+    func testConcurrentCardsEndOnError() throws {
+        let page = Array("<html><head><title>x</title></head><body><item><title>a</title></item></body></html>".utf8)
+        var counts: [Int] = []
+        for concurrent in [false, true] {
+            var options = ParseOptions()
+            options.concurrentCards = concurrent
+            var count = 0
+            let p = FeedStreamParser(options: options) { _ in count += 1 }
+            try p.push(page)
+            XCTAssertThrowsError(try p.finish())
+            counts.append(count)
+        }
+        XCTAssertEqual(counts[1], counts[0])
+    }
+
     func testCardsArriveBeforeTheDocumentEnds() throws {
         var seen: [String?] = []
         let p = FeedStreamParser { seen.append($0.title) }

@@ -169,3 +169,26 @@ final class WebAddressFastPathTests: XCTestCase {
         }
     }
 }
+
+/// The closing pairs written into the source must be what libxml2 measures.
+final class HTMLStructureTableTests: XCTestCase {
+    func testWrittenPairsMatchMeasuredOnes() throws {
+        let version = HTMLStructure.libxmlVersion
+        let measured = HTMLStructure.measure()
+        XCTAssertGreaterThan(measured.count, 10)
+        guard version == HTMLStructure.measuredVersion else {
+            throw XCTSkip("libxml2 \(version) is measured at run time; the written table is for \(HTMLStructure.measuredVersion)")
+        }
+        XCTAssertEqual(HTMLStructure.parse(HTMLStructure.measuredPairs), measured,
+                       "regenerate measuredPairs:\n\(HTMLStructure.format(measured))")
+    }
+}
+
+final class FastSanitizerNamesTests: XCTestCase {
+    func testSafeNamesAreTheEntityTablesCharacters() {
+        XCTAssertEqual(FastSanitizer.safeCharacters.count, 30)
+        for (name, value) in FastSanitizer.safeCharacters {
+            XCTAssertEqual(HTMLEntities.characters(named: name), value, name)
+        }
+    }
+}

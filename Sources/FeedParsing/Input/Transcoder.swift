@@ -51,6 +51,11 @@ final class Transcoder {
         while i < n {
             // ASCII runs are by far the most common: copy them in one go.
             var j = i
+            // Eight bytes at a time while none has its high bit set.
+            if let base = b.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while j + 8 <= n, raw.loadUnaligned(fromByteOffset: j, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { j += 8 }
+            }
             while j < n, b[j] < 0x80 { j += 1 }
             if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j; if i >= n { break } }
             let c = b[i]

@@ -1,3 +1,4 @@
+import FeedModel
 import Markup
 
 /// Rewrites a UTF-8 XML stream so that libxml2 sees only what it handles well, chunk by chunk:
@@ -54,10 +55,16 @@ final class XMLPrepass {
                 if i < n { state = .content }
             case .content:
                 var j = i
-                while j < n {
-                    let c = b[j]
-                    if c == UInt8(ascii: "&") || c == UInt8(ascii: "<") || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) { break }
-                    j += 1
+                if let base = b.baseAddress {
+                    // Words without `&`, `<` or any control byte go by eight at a time.
+                    while j + 8 <= n {
+                        let w = ByteScan.word(base, j)
+                        if ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x26) || ByteScan.has(w, 0x3C) { break }
+                        j += 8
+                    }
+                }
+                Self.contentStops.withUnsafeBufferPointer { stops in
+                    while j < n && !stops[Int(b[j])] { j += 1 }
                 }
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
@@ -102,6 +109,11 @@ final class XMLPrepass {
                 i = consumeDoctype(b, i)
             }
         }
+    }
+
+    /// The bytes that end a run of plain content: `&`, `<` and the controls XML forbids.
+    private static let contentStops: [Bool] = (0...255).map { c in
+        c == 0x26 || c == 0x3C || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D)
     }
 
     private func carry(_ b: UnsafeBufferPointer<UInt8>, from i: Int) {
@@ -173,8 +185,11 @@ final class XMLPrepass {
         }
         // The five XML names, by far the most common (escaped HTML is all &lt; and &gt;): no
         // String, no lookup.
-        if let predefined = Self.predefined(b, from: i + 1, to: j) {
-            out.append(contentsOf: predefined)
+        if let code = Self.predefined(b, from: i + 1, to: j) {
+            // "&#NN;" written byte by byte (no array to retain and release per reference).
+            out.append(0x26); out.append(0x23)
+            out.append(0x30 + code / 10); out.append(0x30 + code % 10)
+            out.append(0x3B)
             return j - i + 1
         }
         let name = Array(b[(i + 1)..<j])
@@ -186,17 +201,17 @@ final class XMLPrepass {
 
     private static let lt = Array("&#60;".utf8), gt = Array("&#62;".utf8), quot = Array("&#34;".utf8), apos = Array("&#39;".utf8)
 
-    /// The numeric form of `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;` when b[from..<to] is one of them.
+    /// The code (two digits) of `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;` when b[from..<to] is one of them.
     @inline(__always)
-    private static func predefined(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> [UInt8]? {
+    private static func predefined(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> UInt8? {
         switch to - from {
         case 2:
-            if b[from + 1] == 0x74 { if b[from] == 0x6C { return lt }; if b[from] == 0x67 { return gt } }   // lt gt
+            if b[from + 1] == 0x74 { if b[from] == 0x6C { return 60 }; if b[from] == 0x67 { return 62 } }   // lt gt
         case 3:
-            if b[from] == 0x61, b[from + 1] == 0x6D, b[from + 2] == 0x70 { return ampersand }                // amp
+            if b[from] == 0x61, b[from + 1] == 0x6D, b[from + 2] == 0x70 { return 38 }                      // amp
         case 4:
-            if b[from] == 0x71, b[from + 1] == 0x75, b[from + 2] == 0x6F, b[from + 3] == 0x74 { return quot } // quot
-            if b[from] == 0x61, b[from + 1] == 0x70, b[from + 2] == 0x6F, b[from + 3] == 0x73 { return apos } // apos
+            if b[from] == 0x71, b[from + 1] == 0x75, b[from + 2] == 0x6F, b[from + 3] == 0x74 { return 34 } // quot
+            if b[from] == 0x61, b[from + 1] == 0x70, b[from + 2] == 0x6F, b[from + 3] == 0x73 { return 39 } // apos
         default: break
         }
         return nil

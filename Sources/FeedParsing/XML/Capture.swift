@@ -97,10 +97,22 @@ extension XMLFeedBuilder {
     }
 
     func finishCapture(_ c: inout Capture) {
+        // Titles and bodies are only offered here; their String is made with the card.
+        if !c.base64 {
+            let lazy = TextValue(utf8: c.buffer, kind: c.kind, base: c.base)
+            switch c.target {
+            case .title: if entryIsOpen { withEntry { $0.title.offer(lazy, rank: c.rank) } }; return
+            case .content: if entryIsOpen { withEntry { $0.content.offer(lazy, rank: c.rank) } }; return
+            case .summary: if entryIsOpen { withEntry { $0.summary.offer(lazy, rank: c.rank) } }; return
+            case .feedTitle: feed.title.offer(lazy, rank: c.rank); return
+            case .feedDescription: feed.description.offer(lazy, rank: c.rank); return
+            default: break
+            }
+        }
         var text = c.text
         if c.base64, let decoded = Base64.decode(text) { text = String(decoding: decoded, as: UTF8.self) }
         let value = TextValue(text: text, kind: c.kind, base: c.base)
-        let trimmed = TextRules.nonBlank(text)
+        let trimmed = FastText.nonBlank(text)
         if let isEntry = c.target.isEntryTarget, isEntry {
             guard entryIsOpen else { return }
             switch c.target {

@@ -36,23 +36,29 @@ struct EntryFields {
     var looseImage: String?   // <image> inside an RSS item (not standard, but common)
 
     mutating func offerAuthor(_ name: String?, rank: Int) {
-        guard let name = TextRules.nonBlank(name).map(TextRules.collapseWhitespace) else { return }
+        guard let name = FastText.nonBlank(name).map(FastText.collapseWhitespace) else { return }
         if rank > authorRank { authors = [name]; authorRank = rank }
         else if rank == authorRank, !authors.contains(name) { authors.append(name) }
     }
 
     mutating func addEnclosure(url: String?, type: String?, length: String?, base: String?) {
-        guard let raw = TextRules.nonBlank(url) else { return }
+        guard let raw = FastText.nonBlank(url) else { return }
         let resolved = CardURL.resolve(raw, against: base)
         guard CardURL.isPlainWebURL(resolved) || WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return }
         let len = length.flatMap { Int64($0.trimmingASCIIWhitespace) }.flatMap { $0 > 0 ? $0 : nil }
         enclosures.append(Enclosure(url: resolved, type: TextRules.nonBlank(type)?.lowercased(), length: len))
     }
 
+    /// A rough size in memory, for the bound on items queued between threads (`CardPipeline`).
+    var approximateBytes: Int {
+        256 + (title.value?.byteCount ?? 0) + (content.value?.byteCount ?? 0)
+            + (summary.value?.byteCount ?? 0) + (id.value?.utf8.count ?? 0) + (link.value?.utf8.count ?? 0)
+    }
+
     /// Applies the card contract (see `Card`).
     func card() -> Card {
         var card = Card()
-        card.id = id.value.flatMap { TextRules.nonBlank($0) }
+        card.id = id.value.flatMap { FastText.nonBlank($0) }
         card.title = title.value?.plain
         card.description = (content.value ?? summary.value)?.html
         // Only a guid that is itself a URL is a link: "12345" resolved against the feed's URL
@@ -108,7 +114,7 @@ enum CardURL {
     static func link(_ s: String?) -> String? {
         guard let s else { return nil }
         if isPlainWebURL(s) { return s }
-        guard let s = TextRules.nonBlank(s) else { return nil }
+        guard let s = FastText.nonBlank(s) else { return nil }
         let a = WebAddress(parsing: s)
         if a.isWebURL || (a.scheme == "mailto" && a.path.count > 1) { return a.description }
         return nil
@@ -118,7 +124,7 @@ enum CardURL {
     static func image(_ s: String?) -> String? {
         guard let s else { return nil }
         if isPlainWebURL(s) { return s }
-        guard let s = TextRules.nonBlank(s) else { return nil }
+        guard let s = FastText.nonBlank(s) else { return nil }
         let a = WebAddress(parsing: s)
         return a.isWebURL ? a.description : nil
     }

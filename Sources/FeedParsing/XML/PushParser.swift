@@ -12,11 +12,25 @@ struct SAXAttributes {
     func uri(_ i: Int) -> UnsafePointer<xmlChar>? { base![i * 5 + 2] }
     func value(_ i: Int) -> String {
         guard let start = base![i * 5 + 3], let end = base![i * 5 + 4] else { return "" }
-        let n = end - start
-        let s = String(decoding: UnsafeBufferPointer(start: start, count: max(0, n)), as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))
         // Without entity substitution libxml2 hands out '&' in attribute values as "&#38;"
         // (for its own tree builder to decode later); it writes no other reference there.
-        return s.contains("&#38;") ? s.replacingOccurrences(of: "&#38;", with: "&") : s
+        guard let first = bytes.firstIndex(of: 0x26) else { return String(decoding: bytes, as: UTF8.self) }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+        var k = first
+        while k < bytes.count {
+            if bytes[k] == 0x26, k + 4 < bytes.count, bytes[k + 1] == 0x23, bytes[k + 2] == 0x33, bytes[k + 3] == 0x38,
+               bytes[k + 4] == 0x3B {
+                out.append(0x26)
+                k += 5
+            } else {
+                out.append(bytes[k])
+                k += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The value of the un-namespaced (or any-namespace, when `anyNamespace`) attribute `name`.
@@ -73,18 +87,20 @@ final class PushParser {
         handler.initialized = XML_SAX2_MAGIC
         handler.startElementNs = { ctx, local, _, uri, _, _, nAttrs, _, attrs in
             guard let ctx, let local else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.startElement(local, uri, SAXAttributes(base: attrs, count: Int(nAttrs)))
+            // The builder outlives the parser (see `init`): no retain and release per event.
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.startElement(local, uri, SAXAttributes(base: attrs, count: Int(nAttrs)))
+            }
         }
         handler.endElementNs = { ctx, local, _, uri in
             guard let ctx, let local else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.endElement(local, uri)
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.endElement(local, uri) }
         }
         let text: charactersSAXFunc = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            let r = Unmanaged<XMLFeedBuilder>.fromOpaque(ctx).takeUnretainedValue()
-            r.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            }
         }
         handler.characters = text
         handler.cdataBlock = text

@@ -26,39 +26,114 @@ enum TextKind {
 
 /// The content of one text element with how to read it and the base URL in force there.
 struct TextValue {
-    var text: String
     var kind: TextKind
     var base: String?
+    /// The text, or its UTF-8 as captured: bodies and titles stay bytes until the card is made,
+    /// so that with `ParseOptions.concurrentCards` the String is built on the second thread.
+    private var storage: Storage
+
+    private enum Storage {
+        case string(String)
+        case utf8([UInt8])
+    }
+
+    init(text: String, kind: TextKind, base: String?) {
+        self.kind = kind
+        self.base = base
+        storage = .string(text)
+    }
+
+    init(utf8: [UInt8], kind: TextKind, base: String?) {
+        self.kind = kind
+        self.base = base
+        storage = .utf8(utf8)
+    }
+
+    var text: String {
+        switch storage {
+        case .string(let s): return s
+        case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The length of the UTF-8 (exact for captured bytes).
+    var byteCount: Int {
+        switch storage {
+        case .string(let s): return s.utf8.count
+        case .utf8(let bytes): return bytes.count
+        }
+    }
 
     /// Plain text for titles, names and the like.
     var plain: String? {
+        let text = self.text
         let s: String
         switch kind {
         case .text: s = text
         case .html, .xhtml, .guess:
             // Only markup needs the HTML parser; entities alone are decoded in place (titles
             // are mostly plain text, and this runs for every one of them).
-            if text.utf8.contains(UInt8(ascii: "<")) { s = HTMLText.plainText(text) }
-            else if text.utf8.contains(UInt8(ascii: "&")) { s = HTMLEntities.decode(text) }
+            var text = text
+            let (markup, reference) = text.withUTF8 { b -> (Bool, Bool) in
+                var amp = false
+                for c in b {
+                    if c == UInt8(ascii: "<") { return (true, true) }
+                    if c == UInt8(ascii: "&") { amp = true }
+                }
+                return (false, amp)
+            }
+            if markup { s = HTMLText.plainText(text) }
+            else if reference { s = HTMLEntities.decode(text) }
             else { s = text }
         }
-        let collapsed = TextRules.collapseWhitespace(s)
+        let collapsed = FastText.collapseWhitespace(s)
         return collapsed.isEmpty ? nil : collapsed
     }
 
     /// Sanitized HTML for descriptions.
     var html: String? {
+        let text = self.text
         let out: String
         switch kind {
         case .text: out = HTMLEscaping.text(text)
         case .html, .xhtml, .guess: out = HTMLSanitizer.sanitize(text, base: base)
         }
-        return TextRules.nonBlank(out)
+        return FastText.nonBlank(out)
     }
 
     /// A URL written as element text, resolved against the element's base.
     var url: String? {
-        guard let t = TextRules.nonBlank(text) else { return nil }
+        guard let t = FastText.nonBlank(text) else { return nil }
         return CardURL.resolve(t, against: base)
+    }
+}
+
+/// `TextRules.nonBlank` and `TextRules.collapseWhitespace` with a byte-level test for the common
+/// case where they change nothing (they run for several fields of every item; the general
+/// versions are generic over `StringProtocol` and walk the string's views).
+enum FastText {
+    static func nonBlank(_ s: String?) -> String? {
+        guard var s else { return nil }
+        // Printable ASCII at both ends: nothing to trim (as `WebAddress.trimmed` decides).
+        let plainEnds = s.withUTF8 { b in
+            guard let f = b.first, let l = b.last else { return false }
+            return f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F
+        }
+        return plainEnds ? s : TextRules.nonBlank(s)
+    }
+
+    static func collapseWhitespace(_ s: String) -> String {
+        var s = s
+        // Unchanged when every white space byte is a single space between two other characters.
+        let unchanged = s.withUTF8 { b -> Bool in
+            var previousSpace = true
+            for c in b {
+                let space = c == 0x20 || (c >= 0x09 && c <= 0x0D)
+                if space && (previousSpace || c != 0x20) { return false }
+                previousSpace = space
+            }
+            return !previousSpace
+        }
+        return unchanged ? s : TextRules.collapseWhitespace(s)
     }
 }

@@ -2,10 +2,11 @@ import CLibXML2
 import FeedModel
 
 /// Turns SAX events of an RSS 0.9x/1.0/2.0 or Atom 0.3/1.0 document into cards, one at a time:
-/// a card is handed to `onCard` as soon as its item closes, so memory does not grow with the
+/// an item's fields are handed to `emit` as soon as it closes, so memory does not grow with the
 /// document. Element meanings are looked up by (namespace URI, local name), never by prefix.
 final class XMLFeedBuilder {
-    let onCard: (Card) -> Void
+    /// Receives each finished item (`EntryFields.card()` turns it into the card).
+    let emit: (EntryFields) -> Void
     let documentBase: String?
     let maxDepth: Int
     let maxTextBytes: Int
@@ -18,8 +19,14 @@ final class XMLFeedBuilder {
     var warnings: [String] = []
     var stopRequested = false
 
-    private var namespaces: [UnsafeRawPointer: Namespace] = [:]
-    private var tags: [UnsafeRawPointer: Tag] = [:]
+    private var namespaces: [UnsafeRawPointer: Namespace] {
+        _read { yield namespaceSlot.pointee }
+        _modify { yield &namespaceSlot.pointee }
+    }
+    private var tags: [UnsafeRawPointer: Tag] {
+        _read { yield tagSlot.pointee }
+        _modify { yield &tagSlot.pointee }
+    }
     private var atomWithoutNamespace = false
 
     struct Frame {
@@ -30,22 +37,44 @@ final class XMLFeedBuilder {
         /// title): libxml2 nests what follows inside it, the builder reads through it.
         var broken = false
     }
-    private var stack: [Frame] = []
-    private var entry: EntryFields?
+    private var stack: [Frame] {
+        _read { yield stackSlot.pointee }
+        _modify { yield &stackSlot.pointee }
+    }
+    private var entry: EntryFields? {
+        _read { yield entrySlot.pointee }
+        _modify { yield &entrySlot.pointee }
+    }
     private var entryDepth = -1
     private var skipDepth = -1
     private var imageDepth = -1
     private var authorDepth = -1
     private var authorName: String?
     private var authorEmail: String?
-    var capture: Capture?
+    /// The element being read as text. Kept behind a pointer: a class's stored property is
+    /// checked for exclusive access at run time on every modification (~70 instructions), and
+    /// this one changes on every text node; the builder is used on one thread only.
+    var capture: Capture? {
+        _read { yield captureSlot.pointee }
+        _modify { yield &captureSlot.pointee }
+    }
+    // The state that changes on every SAX event, behind pointers (see `capture`).
+    private let captureSlot = makeSlot(Capture?.none)
+    private let stackSlot = makeSlot([Frame]())
+    private let entrySlot = makeSlot(EntryFields?.none)
+    private let namespaceSlot = makeSlot([UnsafeRawPointer: Namespace]())
+    private let tagSlot = makeSlot([UnsafeRawPointer: Tag]())
 
-    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, onCard: @escaping (Card) -> Void) {
+    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (EntryFields) -> Void) {
         self.documentBase = documentBase
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
-        self.onCard = onCard
+        self.emit = emit
         stack.reserveCapacity(32)
+    }
+
+    deinit {
+        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
     }
 
     var entryIsOpen: Bool { entry != nil }
@@ -138,7 +167,7 @@ final class XMLFeedBuilder {
             entry = nil
             entryDepth = -1
             cardCount += 1
-            onCard(e.card())
+            emit(e)
         }
         _ = frame
     }
@@ -291,7 +320,7 @@ final class XMLFeedBuilder {
     private func entryStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
         if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
             // An item inside an item: the first was never closed. It ends here.
-            if let e = entry { cardCount += 1; onCard(e.card()) }
+            if let e = entry { cardCount += 1; emit(e) }
             entry = nil
             feedStart(ns, t, attrs, base: base, depth: depth)
             return
@@ -434,4 +463,16 @@ final class XMLFeedBuilder {
 
 extension FeedFormat {
     var isAtom: Bool { self == .atom03 || self == .atom10 || self == .atom }
+}
+
+/// One value in its own allocation (freed with `freeSlot`).
+private func makeSlot<Value>(_ value: Value) -> UnsafeMutablePointer<Value> {
+    let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    slot.initialize(to: value)
+    return slot
+}
+
+private func freeSlot<Value>(_ slot: UnsafeMutablePointer<Value>) {
+    slot.deinitialize(count: 1)
+    slot.deallocate()
 }

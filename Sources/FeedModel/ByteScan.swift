@@ -1,0 +1,31 @@
+/// Eight bytes at a time: tests on a 64-bit word that tell whether any of its bytes needs a
+/// closer look, so the byte loops of the JSON writer, the sanitizer and the XML prepass can skip
+/// plain text quickly. Every test is exact about "some byte is ..." (never a false "no").
+public enum ByteScan {
+    // Inlinable: these run inside the byte loops of other modules.
+    @usableFromInline static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @usableFromInline static var highs: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// The eight bytes at `p + i` (any alignment).
+    @inlinable @inline(__always)
+    public static func word(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt64 {
+        UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+    }
+
+    /// Whether some byte of `w` equals `b`.
+    @inlinable @inline(__always)
+    public static func has(_ w: UInt64, _ b: UInt8) -> Bool {
+        let x = w ^ (ones &* UInt64(b))
+        return (x &- ones) & ~x & highs != 0
+    }
+
+    /// Whether some byte of `w` is below `n` (n <= 128).
+    @inlinable @inline(__always)
+    public static func hasLess(_ w: UInt64, _ n: UInt8) -> Bool {
+        (w &- ones &* UInt64(n)) & ~w & highs != 0
+    }
+
+    /// Whether some byte of `w` is not ASCII.
+    @inlinable @inline(__always)
+    public static func hasHigh(_ w: UInt64) -> Bool { w & highs != 0 }
+}
