@@ -65,7 +65,8 @@ public struct SourceEntry: Sendable, Hashable {
             if let w = search.webSearchEndpoint { parts.append("websearch-endpoint=" + SourcesFile.quoteIfNeeded(w)) }
         }
         if let name { parts.append("name=" + SourcesFile.quoteIfNeeded(name)) }
-        if !tags.isEmpty { parts.append("tags=" + tags.joined(separator: ",")) }
+        // Quoted when a tag holds a space or a quote (possible when the file quoted it; found by fuzzing).
+        if !tags.isEmpty { parts.append("tags=" + SourcesFile.quoteIfNeeded(tags.joined(separator: ","))) }
         if let everySeconds { parts.append("every=" + Interval.format(everySeconds)) }
         if let keepDays { parts.append("keep-days=\(keepDays)") }
         if let keepCount { parts.append("keep-cards=\(keepCount)") }

@@ -133,4 +133,15 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(entries.map(\.url), ["a\rb"])
         XCTAssertEqual(try SourcesFile.parse(entries[0].formatted).map(\.url), ["a\rb"])
     }
+
+    /// Found by fuzzing: a quoted tag with "#" (or a carriage return) was written back bare,
+    /// where "#" starts a comment.
+    func testTagsWithACommentSignAreWrittenQuoted() throws {
+        let entries = try SourcesFile.parse("samples/a.rss tags=dev,\"c#\" every=1h")
+        XCTAssertEqual(entries.first?.tags, ["dev", "c#"])
+        let again = try SourcesFile.parse(entries[0].formatted)
+        XCTAssertEqual(again.first?.url, "samples/a.rss")
+        XCTAssertEqual(again.first?.tags, ["dev", "c#"])
+        XCTAssertEqual(again.first?.everySeconds, 3600)
+    }
 }

@@ -146,6 +146,14 @@ final class SanitizerTests: XCTestCase {
         XCTAssertEqual(clean("<p>x < y > z</p>"), "<p>x &lt; y &gt; z</p>")
     }
 
+    /// Found by fuzzing (a JSON Feed `content_text` with "\f"): escaped text kept the form feed
+    /// that sanitizing then dropped, so a description changed when sanitized again.
+    func testEscapedTextIsStableUnderSanitizing() {
+        let escaped = HTMLEscaping.text("back\u{0C}off\ta\u{1}b\r\nc")
+        XCTAssertEqual(escaped, "backoff\tab\nc")
+        XCTAssertEqual(HTMLSanitizer.sanitize(escaped, base: nil), escaped)
+    }
+
     func testFastPathForPlainText() {
         XCTAssertEqual(s("just text, no markup"), "just text, no markup")
         XCTAssertEqual(clean("a > b"), "a &gt; b")
