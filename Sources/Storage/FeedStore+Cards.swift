@@ -85,18 +85,20 @@ extension FeedStore {
         var orderBy = order.orderBy
         if let search {
             if order == .relevance {
-                // bm25 is computed per match: the matches (only they) are sorted.
+                // The window: the newest `window` matches of the query and its filters, walked
+                // in rowid order (the FTS5 doclist backwards), each with its bm25 score; bm25 is
+                // computed for the rows the window returns only, and only they are sorted.
                 filter.add("card_search MATCH ?", .text(search))
-                from = "card_search JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id"
-                orderBy = "card_search.rank, " + CardOrder.newestOrderBy
-                // The window: only matches at or above the `window`-th newest match (same query,
-                // same filters, the same numbered parameters) are ranked. Finding that id walks
-                // the FTS5 doclist backwards without computing any rank; no such match (fewer
-                // than `window`) means no bound.
-                filter.add("""
-                    card_search.rowid >= coalesce((SELECT card_search.rowid FROM \(from) \(filter.whereClause)
-                        ORDER BY card_search.rowid DESC LIMIT 1 OFFSET \(max(0, window - 1))), 0)
-                    """)
+                let matches = """
+                    SELECT card_search.rowid AS id, card_search.rank AS score
+                    FROM card_search JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id
+                    \(filter.whereClause)
+                    ORDER BY card_search.rowid DESC LIMIT \(max(1, window))
+                    """
+                // The outer query keeps the parameters (the window uses them) but no conditions.
+                filter.moveConditionsOut()
+                from = "(\(matches)) m JOIN cards c ON c.id = m.id JOIN sources s ON s.id = c.source_id"
+                orderBy = "m.score, " + CardOrder.newestOrderBy
             } else if walk {
                 // The order's index, each card tested against the FTS5 index by rowid.
                 filter.add("EXISTS (SELECT 1 FROM card_search WHERE card_search MATCH ? AND card_search.rowid = c.id)",
@@ -161,6 +163,10 @@ extension FeedStore {
 struct CardFilter {
     private(set) var conditions: [String] = []
     private(set) var values: [SQLValue] = []
+
+    /// Forgets the conditions, keeping the values: for a query whose conditions moved into a
+    /// subquery that still uses the numbered parameters.
+    mutating func moveConditionsOut() { conditions = [] }
 
     mutating func add(_ condition: String, _ value: SQLValue? = nil) {
         guard let value else { conditions.append(condition); return }
