@@ -127,7 +127,7 @@ public enum SourcesFile {
                 guard let engine = SearchEngine(name: engineName) else {
                     throw bad("unknown search engine '\(engineName)': known are \(SearchEngine.namesForHelp) (search:ddg \"QUERY\")")
                 }
-                guard marked.count >= 2, marked[1].quoted || !marked[1].word.contains("="), !marked[1].word.isEmpty else {
+                guard marked.count >= 2, marked[1].quoted || !marked[1].word.unicodeScalars.contains("="), !marked[1].word.isEmpty else {
                     throw bad("\(url) needs a query after it: \(url) \"QUERY\" [options]")
                 }
                 search = SavedSearch(engine: engine, query: marked[1].word)
@@ -135,7 +135,7 @@ public enum SourcesFile {
                 words.removeFirst()
                 words[0] = url
             }
-            guard search != nil || !url.contains("=") || url.contains("://") || url.contains("/") else {
+            guard search != nil || !url.unicodeScalars.contains("=") || url.contains("://") || url.contains("/") else {
                 throw bad("a line starts with the URL, found option '\(url)'")
             }
             if search == nil, let reason = urlProblem(url) { throw bad(reason) }
@@ -144,11 +144,13 @@ public enum SourcesFile {
             var entry = SourceEntry(url: url, line: number)
             entry.search = search
             for word in words.dropFirst() {
-                guard let eq = word.firstIndex(of: "=") else {
+                // Split on the scalar "=" (a combining mark after it would hide it from a
+                // Character search).
+                guard let eq = word.unicodeScalars.firstIndex(of: "=") else {
                     throw bad("expected key=value after the URL, found '\(word)' (quote values with spaces)")
                 }
-                let key = String(word[..<eq]).lowercased()
-                let value = String(word[word.index(after: eq)...])
+                let key = String(word.unicodeScalars[..<eq]).lowercased()
+                let value = String(word.unicodeScalars[word.unicodeScalars.index(after: eq)...])
                 switch key {
                 case "name":
                     guard !value.isEmpty else { throw bad("name= is empty") }
@@ -221,16 +223,18 @@ public enum SourcesFile {
         var inWord = false
         var quoted = false
         var wasQuoted = false
-        var chars = line.makeIterator()
+        // Scalars, not Characters: a combining mark after `"` or `#` would join it into one
+        // Character that is neither (found by fuzzing: a quote the writer added was not read).
+        var chars = line.unicodeScalars.makeIterator()
         while let c = chars.next() {
             if quoted {
                 if c == "\\" {
                     guard let next = chars.next() else { throw TokenError(reason: "a line ends with \\ inside quotes") }
-                    current.append(next)
+                    current.unicodeScalars.append(next)
                 } else if c == "\"" {
                     quoted = false
                 } else {
-                    current.append(c)
+                    current.unicodeScalars.append(c)
                 }
                 continue
             }
@@ -240,7 +244,7 @@ public enum SourcesFile {
             }
             if c == "#" && !inWord { break }
             inWord = true
-            if c == "\"" { quoted = true; wasQuoted = true } else { current.append(c) }
+            if c == "\"" { quoted = true; wasQuoted = true } else { current.unicodeScalars.append(c) }
         }
         if quoted { throw TokenError(reason: "unclosed quote: a \" opened on this line is never closed") }
         if inWord { words.append((current, wasQuoted)) }
@@ -260,7 +264,16 @@ public enum SourcesFile {
 
     /// `s` in double quotes, always.
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        // Scalar by scalar, as the tokenizer reads (a `"` followed by a combining mark is one
+        // Character, which a Character-based replace would not see).
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for c in s.unicodeScalars {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        out.append("\"")
+        return String(out)
     }
 
     /// The identity a line describes: its first word, or `search:ENGINE QUERY` for a search line.
@@ -274,8 +287,8 @@ public enum SourcesFile {
 
     public static func quoteIfNeeded(_ s: String) -> String {
         // "\r" splits words like a space does (found by fuzzing: a quoted "\r" was written bare).
-        guard s.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
-        return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        guard s.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
+        return quoted(s)
     }
 
     /// The file's bytes, or nil when it cannot be read. Not `FileManager.contents(atPath:)` on

@@ -144,4 +144,15 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(again.first?.tags, ["dev", "c#"])
         XCTAssertEqual(again.first?.everySeconds, 3600)
     }
+
+    /// Found by fuzzing: a word starting with a combining mark and holding "#" was written in
+    /// quotes, and the opening quote joined the mark into one Character that was not read as a quote.
+    func testCombiningMarksDoNotHideQuotes() throws {
+        let entries = try SourcesFile.parse("\u{05AB}#> name=\"\u{0301}\\\"x\"")
+        XCTAssertEqual(entries.map(\.url), ["\u{05AB}#>"])
+        XCTAssertEqual(entries.first?.name, "\u{0301}\"x")
+        let again = try SourcesFile.parse(entries[0].formatted)
+        XCTAssertEqual(again.map(\.url), ["\u{05AB}#>"])
+        XCTAssertEqual(again.first?.name, "\u{0301}\"x")
+    }
 }
