@@ -103,6 +103,9 @@ final class ParsePool: @unchecked Sendable {
         closing = true
         condition.broadcast()
         while running > 0 { condition.wait() }
+        // Each thread's block holds the pool: letting go of the threads breaks that cycle, or
+        // the pool and its buffers outlive the run (LeakSanitizer, `make test-sanitizers`).
+        threads = []
         condition.unlock()
     }
 
