@@ -14,7 +14,8 @@ KINDS=(${KINDS[*]})
 
 # The test classes that run code on several threads at once (TSan only sees races it executes).
 CONCURRENT=(
-    FetchingTests.ConcurrencyTests FetchingTests.TimeoutTests FetchingTests.ConditionalGetTests
+    FetchingTests.ConcurrencyTests FetchingTests.TimeoutTests FetchingTests.ConditionalGetTests FetchingTests.HostConcurrencyTests
+    AggregatorTests.ParallelParseTests StorageTests.PreparedCardsTests
     AggregatorTests.UpdateIntegrationTests AggregatorTests.SearchUpdateTests AggregatorTests.RunLockTests
     StorageTests.ConcurrencyTests
     ImageCacheTests.ImageDownloadTests
