@@ -39,6 +39,14 @@ enum MarkCommand: Command {
                 guard let n = Int64(digits), n > 0 else { throw UsageError("'\(text)' is not a card id (a number, as in #42)", command: name) }
                 return CardID(rawValue: n)
             })
+            // A mistyped or pruned id is said, not counted silently as "0 cards marked".
+            if case let .cards(wanted) = selection {
+                let missing = try wanted.filter { try workspace.store.card(id: $0) == nil }
+                guard missing.isEmpty else {
+                    let list = missing.map { "#\($0.rawValue)" }.joined(separator: ", ")
+                    throw UsageError("no card \(list) in the database (ids are the #numbers 'feeds read' shows)", command: name)
+                }
+            }
         } else if let source = args.value("--source") {
             selection = .source(try ReaderOptions.source(source, in: workspace.store, command: name))
         } else if let before = args.value("--before") {

@@ -121,5 +121,10 @@ final class ReaderCommandsTests: XCTestCase {
         XCTAssertEqual(try feeds(["mark", "read", "--before", "2024-01-04"]).stdout, "1 card marked read\n")
         XCTAssertEqual(try feeds(["mark", "read", "--source", "Local"]).stdout, "2 cards marked read\n")
         XCTAssertEqual(try feeds(["mark", "unread", "--source", "feed.rss"]).stdout, "3 cards marked unread\n", "a source by its URL")
+        // An id that is no card: a usage error naming it, and nothing marked.
+        let missing = try feeds(["mark", "read", String(ids[0]), "99999"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("no card #99999"), missing.stderr)
+        XCTAssertEqual(try feeds(["mark", "read", String(ids[0])]).stdout, "1 card marked read\n", "the valid id was not marked either")
     }
 }
