@@ -27,19 +27,47 @@ public struct CardKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// A hash whose value is fixed forever (it is stored), unlike Swift's seeded `Hasher`.
+/// A hash whose value is fixed forever (it is stored), unlike Swift's seeded `Hasher`: FNV-1a
+/// 64 over UTF-8 bytes. `Accumulator` hashes several pieces as if they were one string, without
+/// building it (a card's content hash covers its whole description).
 public enum StableHash {
-    public static func fnv1a64(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in s.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
+    public struct Accumulator: Sendable {
+        public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        public init() {}
+
+        public mutating func add(_ s: String) {
+            var s = s
+            s.withUTF8 { add($0) }
         }
-        return h
+
+        public mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var h = value
+            for b in bytes {
+                h ^= UInt64(b)
+                h = h &* 0x0000_0100_0000_01b3
+            }
+            value = h
+        }
+
+        public mutating func add(byte b: UInt8) {
+            value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01b3
+        }
+
+        /// The value as 16 lower-case hex digits.
+        public var hex: String { StableHash.hex(value) }
     }
 
-    public static func fnv1a64Hex(_ s: String) -> String {
-        let hex = String(fnv1a64(s), radix: 16)
+    public static func fnv1a64(_ s: String) -> UInt64 {
+        var h = Accumulator()
+        h.add(s)
+        return h.value
+    }
+
+    public static func fnv1a64Hex(_ s: String) -> String { hex(fnv1a64(s)) }
+
+    static func hex(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

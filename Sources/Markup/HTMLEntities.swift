@@ -105,28 +105,35 @@ public enum HTMLEntities {
     /// (`&copy 2024`), `&#233;` and `&#xE9;`. Unknown references stay as they are.
     /// Linear in the length of `text`.
     public static func decode(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        let bytes = Array(text.utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = bytes[i]
-            guard b == UInt8(ascii: "&"), i + 1 < n else { out.append(b); i += 1; continue }
-            if let (decoded, next) = reference(in: bytes, at: i) {
-                out.append(contentsOf: decoded.utf8)
-                i = next
-            } else {
-                out.append(b); i += 1
+        var text = text
+        // Runs between references are copied whole (this runs over every description indexed
+        // for search and every feed text with an entity in it).
+        let decoded: String? = text.withUTF8 { bytes in
+            guard var i = bytes.firstIndex(of: UInt8(ascii: "&")) else { return nil }
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<i]))
+            let n = bytes.count
+            while i < n {
+                if bytes[i] == UInt8(ascii: "&"), i + 1 < n, let (characters, next) = reference(in: bytes, at: i) {
+                    out.append(contentsOf: characters.utf8)
+                    i = next
+                    continue
+                }
+                // Up to the next "&", in one piece.
+                var end = i + 1
+                while end < n && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                i = end
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
+        return decoded ?? text
     }
 
     /// Decodes the reference starting at `bytes[start] == "&"`: the characters and the index
     /// after the reference, or nil when there is none.
-    static func reference(in bytes: [UInt8], at start: Int) -> (String, Int)? {
+    static func reference(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (String, Int)? {
         let n = bytes.count
         var i = start + 1
         if i < n && bytes[i] == UInt8(ascii: "#") {
@@ -152,13 +159,13 @@ public enum HTMLEntities {
         while i < n && i - nameStart < 40, isAlnum(bytes[i]) { i += 1 }
         guard i > nameStart else { return nil }
         if i < n && bytes[i] == UInt8(ascii: ";") {
-            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
             if let v = table.characters[name] { return (v, i + 1) }
         }
         // Legacy names need no `;`: the longest one that starts the run wins (`&notit` -> "¬it").
         var end = min(i, nameStart + table.longestLegacy)
         while end > nameStart + 1 {
-            let name = String(decoding: bytes[nameStart..<end], as: UTF8.self)
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<end]), as: UTF8.self)
             if table.legacy.contains(name), let v = table.characters[name] { return (v, end) }
             end -= 1
         }

@@ -14,66 +14,72 @@ extension HTMLText {
     }
 
     private static func searchText(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(min(bytes.count, limit))
+        let capacity = min(bytes.count, max(0, limit))
+        guard capacity > 0 else { return "" }
         var hasReference = false
-        var i = 0
-        let n = bytes.count
-        func space() { if let last = out.last, last != 0x20 { out.append(0x20) } }
-        while i < n && out.count < limit {
-            let b = bytes[i]
-            if b != UInt8(ascii: "<") {
-                if b == UInt8(ascii: "&") { hasReference = true }
-                // Control characters and line breaks become spaces; the tokenizer splits on both.
-                if b < 0x20 || b == 0x7F { space() } else { out.append(b) }
-                i += 1
-                continue
+        // Written straight into the string's storage (this runs for every card a feed brings):
+        // the output is a subsequence of valid UTF-8 input plus spaces, so only a sequence cut
+        // by the limit needs repair, which the initializer's validation does.
+        let text = String(unsafeUninitializedCapacity: capacity) { out in
+            var count = 0
+            var i = 0
+            let n = bytes.count
+            // A space after a word only: none at the start, none doubled.
+            func space() { if count > 0, out[count - 1] != 0x20 { out[count] = 0x20; count += 1 } }
+            while i < n && count < capacity {
+                let b = bytes[i]
+                if b != UInt8(ascii: "<") {
+                    if b == UInt8(ascii: "&") { hasReference = true }
+                    // Control characters and line breaks become spaces; the tokenizer splits on both.
+                    if b < 0x20 || b == 0x7F { space() } else if b != 0x20 || count > 0 { out[count] = b; count += 1 }
+                    i += 1
+                    continue
+                }
+                // A comment: skip to "-->".
+                if i + 3 < n, bytes[i + 1] == UInt8(ascii: "!"), bytes[i + 2] == UInt8(ascii: "-"), bytes[i + 3] == UInt8(ascii: "-") {
+                    i += 4
+                    while i + 2 < n, !(bytes[i] == UInt8(ascii: "-") && bytes[i + 1] == UInt8(ascii: "-") && bytes[i + 2] == UInt8(ascii: ">")) { i += 1 }
+                    i = min(n, i + 3)
+                    space()
+                    continue
+                }
+                // A tag: its name decides space or not; attribute values may hold ">" inside quotes.
+                var j = i + 1
+                if j < n, bytes[j] == UInt8(ascii: "/") { j += 1 }
+                let nameStart = j
+                var name: UInt64 = 0  // the first 8 bytes of the name, lower-cased, packed
+                while j < n, isNameByte(bytes[j]) {
+                    if j - nameStart < 8 { name = name << 8 | UInt64(bytes[j] | 0x20) }
+                    j += 1
+                }
+                if j == nameStart {
+                    // "<" not followed by a name ("a < b"): text.
+                    out[count] = b; count += 1
+                    i += 1
+                    continue
+                }
+                let inline = j - nameStart <= 6 && inlineNames.contains(name)
+                var quote: UInt8 = 0
+                while j < n {
+                    let c = bytes[j]
+                    if quote != 0 { if c == quote { quote = 0 } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == UInt8(ascii: ">") { break }
+                    j += 1
+                }
+                i = j + 1
+                if !inline { space() }
             }
-            // A comment: skip to "-->".
-            if i + 3 < n, bytes[i + 1] == UInt8(ascii: "!"), bytes[i + 2] == UInt8(ascii: "-"), bytes[i + 3] == UInt8(ascii: "-") {
-                i += 4
-                while i + 2 < n, !(bytes[i] == UInt8(ascii: "-") && bytes[i + 1] == UInt8(ascii: "-") && bytes[i + 2] == UInt8(ascii: ">")) { i += 1 }
-                i = min(n, i + 3)
-                space()
-                continue
+            // Cut at a character boundary: drop a trailing partial UTF-8 sequence.
+            if count == capacity && capacity < n {
+                var k = count - 1
+                while k > 0 && out[k] & 0xC0 == 0x80 { k -= 1 }
+                if out[k] >= 0xC0 {
+                    let need = out[k] >= 0xF0 ? 4 : out[k] >= 0xE0 ? 3 : 2
+                    if count - k < need { count = k }
+                }
             }
-            // A tag: its name decides space or not; attribute values may hold ">" inside quotes.
-            var j = i + 1
-            if j < n, bytes[j] == UInt8(ascii: "/") { j += 1 }
-            let nameStart = j
-            while j < n, isNameByte(bytes[j]) { j += 1 }
-            if j == nameStart {
-                // "<" not followed by a name ("a < b"): text.
-                out.append(b)
-                i += 1
-                continue
-            }
-            let inline = isInline(UnsafeBufferPointer(rebasing: bytes[nameStart..<j]))
-            var quote: UInt8 = 0
-            while j < n {
-                let c = bytes[j]
-                if quote != 0 { if c == quote { quote = 0 } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == UInt8(ascii: ">") { break }
-                j += 1
-            }
-            i = j + 1
-            if !inline { space() }
+            while count > 0 && out[count - 1] == 0x20 { count -= 1 }
+            return count
         }
-        if out.count > limit {
-            out.removeLast(out.count - limit)
-        }
-        // Cut at a character boundary: drop a trailing partial UTF-8 sequence.
-        if out.count >= limit {
-            var k = out.count - 1
-            while k > 0 && out[k] & 0xC0 == 0x80 { k -= 1 }
-            if k >= 0 && out[k] >= 0xC0 {
-                let need = out[k] >= 0xF0 ? 4 : out[k] >= 0xE0 ? 3 : 2
-                if out.count - k < need { out.removeLast(out.count - k) }
-            }
-        }
-        while out.last == 0x20 { out.removeLast() }
-        var start = 0
-        while start < out.count && out[start] == 0x20 { start += 1 }
-        let text = String(decoding: out[start...], as: UTF8.self)
         return hasReference ? HTMLEntities.decode(text) : text
     }
 
@@ -82,16 +88,12 @@ extension HTMLText {
             || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
     }
 
-    /// Elements that run inside a word's line without separating words, as lower-case bytes.
-    private static let inlineNames: Set<[UInt8]> = Set([
+    /// Elements that run inside a word's line without separating words, each name's bytes packed
+    /// into an integer as the scan packs a tag's name (so a lookup allocates nothing). Digits
+    /// are packed with bit 5 set, which they have already.
+    private static let inlineNames: Set<UInt64> = Set([
         "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
         "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time",
         "tt", "u", "var", "wbr",
-    ].map { Array($0.utf8) })
-
-    /// Compared as bytes: this runs for every tag of every description indexed.
-    private static func isInline(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count <= 6 else { return false }
-        return inlineNames.contains(name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
-    }
+    ].map { $0.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } })
 }

@@ -5,10 +5,14 @@ import FeedModel
 /// runs (Swift's `Hasher` is seeded per process).
 enum ContentHash {
     static func of(_ card: Card, enclosuresJSON: String) -> String {
-        var text = ""
-        // Each field is tagged so nil and "" differ and no field can run into the next.
+        // Each field is tagged so nil and "" differ and no field can run into the next: the
+        // hash of "\u{1F}" + value per present field and "\u{1E}" per absent one, all in a row
+        // (hashed piece by piece, the same value as of the joined text, without building it).
+        var hash = StableHash.Accumulator()
         func add(_ value: String?) {
-            if let value { text += "\u{1F}" + value } else { text += "\u{1E}" }
+            guard let value else { return hash.add(byte: 0x1E) }
+            hash.add(byte: 0x1F)
+            hash.add(value)
         }
         add(card.id)
         add(card.title)
@@ -20,6 +24,6 @@ enum ContentHash {
         add(card.author)
         add(enclosuresJSON)
         add(card.kind.rawValue)
-        return StableHash.fnv1a64Hex(text)
+        return hash.hex
     }
 }

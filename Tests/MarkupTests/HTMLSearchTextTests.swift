@@ -28,4 +28,16 @@ final class HTMLSearchTextTests: XCTestCase {
         XCTAssertEqual(HTMLText.searchText(""), "")
         XCTAssertEqual(HTMLText.searchText("<img src=\"https://x.example/i.png\"><br/>"), "")
     }
+
+    func testTagNamesMatchWhateverTheirCaseAndLength() {
+        XCTAssertEqual(HTMLText.searchText("<B>w</B>ord <SPAN>in</SPAN>line"), "word inline")
+        // Names that start like an inline one, or are longer than any, separate words.
+        XCTAssertEqual(HTMLText.searchText("a<h1>b</h1>c<bdoxyz>d</bdoxyz>e<strongest>f</strongest>g"), "a b c d e f g")
+        XCTAssertEqual(HTMLText.searchText("x<Strong>y</Strong>z<sub2>w</sub2>"), "xyz w")
+    }
+
+    func testSpacesAtTheEdgesAreTrimmedInsideKept() {
+        XCTAssertEqual(HTMLText.searchText("  <p> two  spaces </p> \n"), "two  spaces")
+        XCTAssertEqual(HTMLText.searchText("\t\tx"), "x")
+    }
 }
