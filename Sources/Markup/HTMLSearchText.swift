@@ -28,6 +28,20 @@ extension HTMLText {
             func space() { if count > 0, out[count - 1] != 0x20 { out[count] = 0x20; count += 1 } }
             while i < n && count < capacity {
                 let b = bytes[i]
+                if b > 0x20 && b != UInt8(ascii: "<") && b != UInt8(ascii: "&") && b != 0x7F {
+                    // A run of plain text, copied in one piece.
+                    var end = i + 1
+                    let last = min(n, i + capacity - count)
+                    while end < last {
+                        let c = bytes[end]
+                        if c < 0x20 || c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c == 0x7F { break }
+                        end += 1
+                    }
+                    (out.baseAddress! + count).update(from: bytes.baseAddress! + i, count: end - i)
+                    count += end - i
+                    i = end
+                    continue
+                }
                 if b != UInt8(ascii: "<") {
                     if b == UInt8(ascii: "&") { hasReference = true }
                     // Control characters and line breaks become spaces; the tokenizer splits on both.
