@@ -44,6 +44,11 @@ enum FastSanitizer {
         return html.withUTF8 { run($0, base: base) }
     }
 
+    /// `sanitize` of UTF-8 bytes (no String made of the input).
+    static func sanitize(utf8 html: UnsafeBufferPointer<UInt8>, base: String?) -> String? {
+        run(html, base: base)
+    }
+
     // MARK: - tables (names are compared as bytes: no String per tag or attribute)
 
     /// The attributes the fast path knows by name: the allowed ones of `fastElements` (global

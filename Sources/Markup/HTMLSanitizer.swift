@@ -41,6 +41,25 @@ public enum HTMLSanitizer {
         return sanitizeWithLibXML(html, base: base)
     }
 
+    /// `sanitize` of UTF-8 bytes, as a feed parser captures them: the same output, without
+    /// first making a String of the input (a copy and a validation of every description).
+    /// Invalid UTF-8 is repaired as `String(decoding:as:)` does.
+    public static func sanitize(utf8 html: [UInt8], base: String?) -> String {
+        guard html.count <= MarkupLimits.maxInputBytes else {
+            return sanitize(String(decoding: html, as: UTF8.self), base: base)
+        }
+        return html.withUnsafeBufferPointer { b in
+            var plain = true, hasGreater = false
+            for c in b {
+                if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c < 0x20 || c == 0x7F { plain = false; break }
+                if c == UInt8(ascii: ">") { hasGreater = true }
+            }
+            if plain && !hasGreater { return String(decoding: b, as: UTF8.self) }
+            if !plain, let fast = FastSanitizer.sanitize(utf8: b, base: base) { return fast }
+            return sanitize(String(decoding: b, as: UTF8.self), base: base)
+        }
+    }
+
     /// The sanitizer on libxml2, for any input (`sanitize` uses `FastSanitizer` first when it can).
     static func sanitizeWithLibXML(_ html: String, base: String?) -> String {
         let html = MarkupLimits.truncated(html)

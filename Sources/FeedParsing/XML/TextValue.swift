@@ -92,11 +92,11 @@ struct TextValue {
 
     /// Sanitized HTML for descriptions.
     var html: String? {
-        let text = self.text
         let out: String
-        switch kind {
-        case .text: out = HTMLEscaping.text(text)
-        case .html, .xhtml, .guess: out = HTMLSanitizer.sanitize(text, base: base)
+        switch (kind, storage) {
+        case (.text, _): out = HTMLEscaping.text(text)
+        case (_, .utf8(let bytes)): out = HTMLSanitizer.sanitize(utf8: bytes, base: base)
+        case (_, .string(let text)): out = HTMLSanitizer.sanitize(text, base: base)
         }
         return FastText.nonBlank(out)
     }
