@@ -58,7 +58,15 @@ final class Statement {
             case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
             case .real(let v): code = sqlite3_bind_double(handle, index, v)
             // TRANSIENT: SQLite copies the bytes, because Swift's buffer lives only for this call.
-            case .text(let v): code = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+            // The length given: SQLite need not look for the end (descriptions are kilobytes).
+            case .text(var v):
+                code = v.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        // An empty buffer may have no address, which SQLite would take for NULL.
+                        guard let start = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+                        return sqlite3_bind_text(handle, index, start, Int32(chars.count), csqlite_transient())
+                    }
+                }
             }
             try database.check(code, "binding parameter \(index) of \(sql)")
         }

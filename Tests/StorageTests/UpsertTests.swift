@@ -133,4 +133,17 @@ final class UpsertTests: StoreTestCase {
         }
         XCTAssertEqual(try allCards().count, 0)
     }
+
+    /// Text is bound with its length: an empty string stays empty (not NULL) and a NUL inside a
+    /// value does not cut it.
+    func testEmptyTextAndInnerNulRoundTrip() throws {
+        let source = try addSource()
+        let card = Card(id: "g", title: "", description: "before\u{0}after", link: "https://example.org/g", author: "Ann")
+        try save([card], to: source, at: t(1))
+        let stored = try XCTUnwrap(try allCards().first)
+        XCTAssertEqual(stored.card.title, "")
+        XCTAssertEqual(stored.card.description, "before\u{0}after")
+        XCTAssertEqual(try save([card], to: source, at: t(2)), SaveSummary(unchanged: 1), "read back as written")
+    }
 }
+
