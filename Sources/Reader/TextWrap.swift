@@ -26,7 +26,10 @@ public enum TextWrap {
         var marker = ""
         if rest.hasPrefix("• ") || rest.hasPrefix("- ") || rest.hasPrefix("* ") {
             marker = String(rest.prefix(2))
-        } else if let dot = rest.firstIndex(of: "."), rest[..<dot].count <= 4, !rest[..<dot].isEmpty,
+        } else if let first = rest.utf8.first, (0x30...0x39).contains(first),
+                  // At most four digits before the dot: only they are looked at (searching a
+                  // whole paragraph by characters for its first "." was ~40% of wrapping).
+                  let dot = rest.prefix(5).firstIndex(of: "."), rest[..<dot].count <= 4, !rest[..<dot].isEmpty,
                   rest[..<dot].allSatisfy(\.isASCII), rest[..<dot].allSatisfy(\.isNumber),
                   rest[rest.index(after: dot)...].hasPrefix(" ") {
             marker = String(rest[...dot]) + " "
