@@ -83,36 +83,62 @@ extension FeedStore {
             from = "sources s CROSS JOIN cards c ON c.source_id = s.id"
         }
         var orderBy = order.orderBy
-        if let search {
-            if order == .relevance {
-                // The window: the newest `window` matches of the query and its filters, walked
-                // in rowid order (the FTS5 doclist backwards), each with its bm25 score; bm25 is
-                // computed for the rows the window returns only, and only they are sorted.
-                filter.add("card_search MATCH ?", .text(search))
-                let matches = """
-                    SELECT card_search.rowid AS id, card_search.rank AS score
-                    FROM card_search JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id
-                    \(filter.whereClause)
-                    ORDER BY card_search.rowid DESC LIMIT \(max(1, window))
-                    """
-                // The outer query keeps the parameters (the window uses them) but no conditions.
-                filter.moveConditionsOut()
-                from = "(\(matches)) m JOIN cards c ON c.id = m.id JOIN sources s ON s.id = c.source_id"
-                orderBy = "m.score, " + CardOrder.newestOrderBy
-            } else if walk {
-                // The order's index, each card tested against the FTS5 index by rowid.
-                filter.add("EXISTS (SELECT 1 FROM card_search WHERE card_search MATCH ? AND card_search.rowid = c.id)",
-                           .text(search))
-            } else {
-                // The matches looked up by id, and only they sorted.
-                filter.add("c.id IN (SELECT rowid FROM card_search WHERE card_search MATCH ?)", .text(search))
-            }
-        }
-        var values = filter.values
+        var values: [SQLValue]
         var limitClause = ""
-        if let limit = query.limit {
-            values.append(.integer(Int64(max(0, limit))))
-            limitClause = " LIMIT ?\(values.count)"
+        if let search, order == .relevance {
+            // The window: the newest `window` matches of the query and its filters, walked in
+            // rowid order (the FTS5 doclist backwards), each with its bm25 score; bm25 is
+            // computed for the rows the window returns only, and only they are sorted. Without
+            // filters the window reads the FTS5 index alone (every indexed row is a card: the
+            // delete trigger removes its words), so no card row is read for ranking.
+            let filtered = !filter.whereClause.isEmpty
+            filter.add("card_search MATCH ?", .text(search))
+            let joins = filtered ? "JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id" : ""
+            let matches = """
+                SELECT card_search.rowid AS id, card_search.rank AS score
+                FROM card_search \(joins)
+                \(filter.whereClause)
+                ORDER BY card_search.rowid DESC LIMIT \(max(1, window))
+                """
+            // The outer queries keep the parameters (the window uses them) but no conditions.
+            filter.moveConditionsOut()
+            values = filter.values
+            orderBy = "m.score, " + CardOrder.newestOrderBy
+            if let limit = query.limit {
+                // Limited: the tie break needs each candidate's card row (its dates), and the
+                // listing needs whole rows (descriptions): both for as few rows as possible.
+                // `cut` is the limit-th best score (a sort of the scores alone); only matches
+                // scoring at least as well can be listed, so only their dates are read, and
+                // only the `limit` winners are read whole. Same cards as sorting the window.
+                values.append(.integer(Int64(max(0, limit))))
+                let n = "?\(values.count)"
+                from = """
+                    (WITH ranked AS MATERIALIZED (\(matches)),
+                          cut AS (SELECT score FROM ranked ORDER BY score LIMIT 1 OFFSET \(n) - 1)
+                     SELECT m.id, m.score FROM ranked m JOIN cards c ON c.id = m.id
+                     WHERE m.score <= coalesce((SELECT score FROM cut), m.score)
+                     ORDER BY \(orderBy) LIMIT \(n)) m
+                    JOIN cards c ON c.id = m.id JOIN sources s ON s.id = c.source_id
+                    """
+            } else {
+                from = "(\(matches)) m JOIN cards c ON c.id = m.id JOIN sources s ON s.id = c.source_id"
+            }
+        } else {
+            if let search {
+                if walk {
+                    // The order's index, each card tested against the FTS5 index by rowid.
+                    filter.add("EXISTS (SELECT 1 FROM card_search WHERE card_search MATCH ? AND card_search.rowid = c.id)",
+                               .text(search))
+                } else {
+                    // The matches looked up by id, and only they sorted.
+                    filter.add("c.id IN (SELECT rowid FROM card_search WHERE card_search MATCH ?)", .text(search))
+                }
+            }
+            values = filter.values
+            if let limit = query.limit {
+                values.append(.integer(Int64(max(0, limit))))
+                limitClause = " LIMIT ?\(values.count)"
+            }
         }
         let sql = """
             SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,

@@ -25,6 +25,19 @@ final class TextWrapTests: XCTestCase {
                        ["• alpha beta", "  gamma", "  • delta", "    epsilon", "12. zeta eta", "    theta"])
     }
 
+    /// A numbered marker is one to four ASCII digits, a dot and a space at the start of the
+    /// line (after its indent); anything else wraps as plain text.
+    func testOnlyShortNumbersAreListMarkers() {
+        XCTAssertEqual(TextWrap.wrap("1234. alpha beta", width: 12), ["1234. alpha", "      beta"])
+        XCTAssertEqual(TextWrap.wrap("  7. alpha beta", width: 11), ["  7. alpha", "     beta"])
+        XCTAssertEqual(TextWrap.wrap("12345. alpha beta", width: 12), ["12345. alpha", "beta"])
+        XCTAssertEqual(TextWrap.wrap("2026 was a year. Then more", width: 12), ["2026 was a", "year. Then", "more"])
+        XCTAssertEqual(TextWrap.wrap("1.5 kg of apples", width: 8), ["1.5 kg", "of", "apples"])
+        XCTAssertEqual(TextWrap.wrap("a. alpha beta", width: 8), ["a. alpha", "beta"])
+        XCTAssertEqual(TextWrap.wrap("١. alpha beta", width: 8), ["١. alpha", "beta"], "ASCII digits only")
+        XCTAssertEqual(TextWrap.wrap("1\u{301}. alpha beta", width: 9), ["1\u{301}. alpha", "beta"], "a digit with a mark is no digit")
+    }
+
     func testBlankLinesStayBlankAndEscapesTakeNoWidth() {
         XCTAssertEqual(TextWrap.wrap("a\n\nb", width: 10, indent: "  "), ["  a", "", "  b"])
         let bold = "\u{1B}[1mabc\u{1B}[0m"

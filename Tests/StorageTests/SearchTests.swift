@@ -150,6 +150,45 @@ final class SearchTests: StoreTestCase {
         }
     }
 
+    /// A limited relevance search sorts only the matches scoring at least as well as the
+    /// limit-th best (the `cut`) and reads whole rows for the winners only; without a limit the
+    /// whole window is sorted. Both give the same cards in the same order, ties at the cut
+    /// included (equal scores, then the newest order), with and without filters; the window of
+    /// an unfiltered search reads the FTS5 index alone.
+    func testLimitedRelevanceListsTheStartOfTheFullRanking() throws {
+        let other = try addSource("https://a.example/feed", name: "Alpha", tags: ["news"])
+        // Four scores only, many ties: twins of equal text, dated, undated and equal dates.
+        try save((0..<24).map { i in card("f\(i)", String(repeating: "lime ", count: 1 + i % 4) + "tart",
+                                         published: i % 5 == 0 ? nil : t(i % 3)) }, to: source, at: t(10))
+        try save((0..<8).map { i in card("a\(i)", i % 2 == 0 ? "lime lime pie" : "lime tart", published: t(1)) },
+                 to: other, at: t(11))
+        _ = try store.markRead(.cards([CardID(rawValue: 3), CardID(rawValue: 26)]))
+        try store.refreshSearchIndex()
+        let unfiltered = FeedStore.listing(CardQuery(limit: 5), order: .relevance, search: "lime", window: 20)
+        XCTAssertFalse(unfiltered.sql.contains("card_search JOIN cards"), "no card row read for the window")
+        XCTAssertTrue(unfiltered.sql.contains("cut AS"))
+        for window in [3, 20, 1_000] {
+            for base in [CardQuery(), CardQuery(unreadOnly: true), CardQuery(sourceID: source), CardQuery(tag: "news"),
+                         CardQuery(since: t(1))] {
+                let whole = FeedStore.listing(base, order: .relevance, search: "lime", window: window)
+                XCTAssertFalse(whole.sql.contains("cut AS"))
+                let all = try store.readCards(whole.sql, whole.values).compactMap(\.card.id)
+                XCTAssertFalse(all.isEmpty)
+                XCTAssertEqual(all.count, Set(all).count)
+                for limit in [1, 2, 5, 7, 13, 40] {
+                    var query = base
+                    query.limit = limit
+                    let limited = FeedStore.listing(query, order: .relevance, search: "lime", window: window)
+                    XCTAssertTrue(limited.sql.contains("cut AS"))
+                    XCTAssertEqual(try store.readCards(limited.sql, limited.values).compactMap(\.card.id),
+                                   Array(all.prefix(limit)), "window \(window), \(query)")
+                    XCTAssertEqual(try store.search("lime", query: query, order: .relevance, window: window).compactMap(\.card.id),
+                                   Array(all.prefix(limit)))
+                }
+            }
+        }
+    }
+
     func testSearchKeepsTheQueryFilters() throws {
         let other = try addSource("https://other.example/feed", name: "Other", tags: ["news"])
         try save([card("a", "apple pie", published: t(1)), card("b", "apple tart", published: t(2))], to: source, at: t(3))
