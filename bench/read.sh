@@ -71,6 +71,8 @@ q "search_relevance"   search compiler --limit 50
 q "search_newest"      search compiler --limit 50 --sort newest
 q "search_phrase"      search '"release notes"' --limit 50
 q "search_and3"        search 'parser AND kernel AND coffee' --limit 50
+q "search_unread"      search compiler --limit 50 --unread
+q "search_source"      search compiler --limit 50 --source "Feed 7"
 q "version"            --version
 
 echo

@@ -39,6 +39,9 @@ public struct CardQuery: Hashable, Sendable {
         self.since = since
         self.limit = limit
     }
+
+    /// Whether any filter (source, tag, unread, since) narrows the cards.
+    var hasFilters: Bool { sourceID != nil || tag != nil || unreadOnly || since != nil }
 }
 
 /// Which cards to mark read or unread.

@@ -95,6 +95,9 @@ final class Database {
         }
     }
 
+    /// The connection, for registering SQL functions (`CardIDFilter`); never leaves Storage.
+    var handleForExtensions: OpaquePointer { handle }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 

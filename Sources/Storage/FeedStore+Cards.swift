@@ -41,6 +41,24 @@ extension FeedStore {
             // the update indexes its cards when it ends.
         }
         do {
+            if order == .relevance, query.hasFilters {
+                // The cards passing the filters first (from their indexes), when they are few,
+                // then the window over the matches tests each against that set (see
+                // `CardIDFilter`), starting at the newest of them. Many cards passing: the
+                // window's walk finds its matches soon enough reading their rows.
+                let selection = Self.filteredIDs(query, atMost: Self.preselectionLimit + 1)
+                let ids = try db.prepare(selection.sql).query(selection.values) { $0.int64(0) }
+                if ids.count <= Self.preselectionLimit {
+                    guard let newest = ids.max(), let oldest = ids.min() else { return [] }
+                    let filter = try cardIDFilter ?? CardIDFilter(on: db)
+                    cardIDFilter = filter
+                    filter.ids = Set(ids)
+                    defer { filter.ids = [] }
+                    let listing = Self.listing(query, order: order, search: text, window: window,
+                                               preselected: oldest...newest)
+                    return try readCards(listing.sql, listing.values)
+                }
+            }
             let listing = Self.listing(query, order: order, search: text, walk: try walksOrder(text, query, order),
                                        window: window)
             return try readCards(listing.sql, listing.values)
@@ -67,15 +85,43 @@ extension FeedStore {
         return Int64(limit) * cards / matches <= 2_000
     }
 
-    /// The SELECT (and its parameters) of a listing, optionally of search matches only (`walk`:
-    /// see `walksOrder`); internal so tests can EXPLAIN it.
-    static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
-                        window: Int = relevanceWindow) -> (sql: String, values: [SQLValue]) {
+    /// Filtered cards up to which a relevance search preselects them (`CardIDFilter`): reading
+    /// 20,000 ids from an index and testing matches against them costs a few milliseconds.
+    static let preselectionLimit = 20_000
+
+    /// The ids of (at most `atMost` of) the cards `query`'s filters let through (its limit
+    /// aside), for `CardIDFilter`.
+    static func filteredIDs(_ query: CardQuery, atMost: Int) -> (sql: String, values: [SQLValue]) {
+        let filter = cardFilter(query)
+        // The sources only for a tag: an index of cards alone answers the other filters.
+        let from = query.tag == nil ? "cards c" : "cards c JOIN sources s ON s.id = c.source_id"
+        return ("SELECT c.id FROM \(from) \(filter.whereClause) LIMIT \(max(0, atMost))", filter.values)
+    }
+
+    /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
+    private static func cardFilter(_ query: CardQuery) -> CardFilter {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
+        return filter
+    }
+
+    /// The SELECT (and its parameters) of a listing, optionally of search matches only (`walk`:
+    /// see `walksOrder`); internal so tests can EXPLAIN it. `preselected`: a relevance search
+    /// whose filters are applied through `CardIDFilter` (its ids, all within the range, set by
+    /// the caller) rather than by reading each match's card row.
+    static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
+                        window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil) -> (sql: String, values: [SQLValue]) {
+        let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
+        var filter = preselecting ? CardFilter() : cardFilter(query)
+        if preselecting, let range = preselected {
+            // The range lets FTS5 start its walk at the newest selected id.
+            filter.add("card_search.rowid <= ?", .integer(range.upperBound))
+            filter.add("card_search.rowid >= ?", .integer(range.lowerBound))
+            filter.add("\(CardIDFilter.functionName)(card_search.rowid)")
+        }
         var from = "cards c JOIN sources s ON s.id = c.source_id"
         if order == .source {
             // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
@@ -91,7 +137,7 @@ extension FeedStore {
             // computed for the rows the window returns only, and only they are sorted. Without
             // filters the window reads the FTS5 index alone (every indexed row is a card: the
             // delete trigger removes its words), so no card row is read for ranking.
-            let filtered = !filter.whereClause.isEmpty
+            let filtered = !filter.whereClause.isEmpty && !preselecting
             filter.add("card_search MATCH ?", .text(search))
             let joins = filtered ? "JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id" : ""
             let matches = """

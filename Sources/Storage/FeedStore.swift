@@ -19,6 +19,9 @@ public final class FeedStore {
     /// as they are instead of reading the cards back and converting their descriptions.
     var searchBacklog: [Int64: SearchRow] = [:]
 
+    /// The id set of filtered relevance searches, registered on the connection at first use.
+    var cardIDFilter: CardIDFilter?
+
     /// The database file.
     public var path: String { db.path }
 

@@ -189,6 +189,38 @@ final class SearchTests: StoreTestCase {
         }
     }
 
+    /// A filtered relevance search takes the ids its filters let through first and tests each
+    /// full-text match against them (`CardIDFilter`) instead of reading the match's card row:
+    /// the same cards in the same order as the plan that joins the rows, windows included.
+    func testFilteredRelevanceTestsMatchesAgainstTheFilteredIDs() throws {
+        let other = try addSource("https://b.example/feed", name: "Beta", tags: ["news"])
+        try save((0..<30).map { i in card("s\(i)", String(repeating: "plum ", count: 1 + i % 3) + "jam",
+                                         published: i % 4 == 0 ? nil : t(i % 5)) }, to: source, at: t(10))
+        try save((0..<12).map { i in card("o\(i)", i % 3 == 0 ? "plum plum cake" : "plum jam", published: t(2)) },
+                 to: other, at: t(11))
+        _ = try store.markRead(.cards([CardID(rawValue: 2), CardID(rawValue: 5), CardID(rawValue: 33)]))
+        try store.refreshSearchIndex()
+        let preselected = FeedStore.listing(CardQuery(sourceID: source), order: .relevance, search: "plum", preselected: 1...30)
+        XCTAssertTrue(preselected.sql.contains(CardIDFilter.functionName))
+        XCTAssertFalse(preselected.sql.contains("card_search JOIN cards"), "no card row read for the window")
+        for window in [4, 25, 1_000] {
+            for base in [CardQuery(unreadOnly: true), CardQuery(sourceID: source), CardQuery(tag: "news"), CardQuery(since: t(3)),
+                         CardQuery(sourceID: other, unreadOnly: true), CardQuery(tag: "nothing")] {
+                for limit in [nil, 1, 6] {
+                    var query = base
+                    query.limit = limit
+                    let joined = FeedStore.listing(query, order: .relevance, search: "plum", window: window)
+                    let expected = try store.readCards(joined.sql, joined.values).compactMap(\.card.id)
+                    XCTAssertEqual(try store.search("plum", query: query, order: .relevance, window: window).compactMap(\.card.id),
+                                   expected, "window \(window), \(query)")
+                }
+            }
+        }
+        XCTAssertEqual(try store.search("plum", query: CardQuery(tag: "nothing"), order: .relevance, window: 10), [])
+        // The set is emptied after each search: the function passes nothing outside one.
+        XCTAssertEqual(try store.db.prepare("SELECT \(CardIDFilter.functionName)(1)").queryOne { $0.int64(0) }, 0)
+    }
+
     func testSearchKeepsTheQueryFilters() throws {
         let other = try addSource("https://other.example/feed", name: "Other", tags: ["news"])
         try save([card("a", "apple pie", published: t(1)), card("b", "apple tart", published: t(2))], to: source, at: t(3))
