@@ -92,15 +92,11 @@ public struct UpdateRunner {
     /// One: with this thread busy saving, that is two cores' worth of work, and each further
     /// worker holds another body and its cards (measured: +1 MB of peak memory for the second).
     public var parseWorkers = 1
-    /// The run's writes are committed in batches (see `FeedStore.beginBatch`): a batch commits
-    /// once it holds `batchCards` new or changed cards or has been open `batchSeconds`, and at
-    /// the end of the fetching; then the search index takes its cards (the indexing overlaps
-    /// with the parsing of the next feeds). Their index rows (text extracted on the parsing
-    /// thread) wait in memory until then, up to about 2 KB each. The time bound keeps other
-    /// writers (`feeds mark`) from waiting long and bounds what a kill loses (the fetches of the
-    /// open batch, done again by the next run).
-    public var batchCards = 500
-    public var batchSeconds = 0.5
+    /// New or changed cards after which the search index is brought up to date during the run
+    /// (the rest at its end): the indexing then overlaps with the parsing of the next feeds.
+    /// Their index rows (text extracted on the parsing thread) wait in memory until then, up to
+    /// about 2 KB each.
+    public var searchIndexBatch = 500
     /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
     /// (their number times the mean body so far) above which no further download starts:
     /// bounds peak memory, which 24 feeds arriving at once from a fast host would otherwise
@@ -180,17 +176,18 @@ public struct UpdateRunner {
         var searches = SearchRun(folder: workspace.sourcesFolder)
         let store = workspace.store
         try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
-        var batch = WriteBatch(store: store, maxCards: batchCards, maxSeconds: batchSeconds)
-        defer { if store.inBatch { _ = batch.commit(&summary, staying: false) } }
-        func commitBatch(staying: Bool = true) {
-            // A failed commit turns its sources into failures: say so for each.
-            for report in batch.commit(&summary, staying: staying) { progress(report, summary.reports.count, requests.count) }
-        }
+        var cardsSinceIndexed = 0
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
-            batch.added(report, at: summary.reports.count - 1)
             progress(report, summary.reports.count, requests.count)
-            if batch.isDue { commitBatch() }
+        }
+        func indexIfDue(_ report: SourceReport) {
+            guard case .saved(let new, let updated) = report.outcome else { return }
+            cardsSinceIndexed += new + updated
+            if cardsSinceIndexed >= searchIndexBatch {
+                cardsSinceIndexed = 0
+                _ = try? store.refreshSearchIndex()
+            }
         }
 
         // Feeds whose body is being parsed, by request id.
@@ -205,6 +202,7 @@ public struct UpdateRunner {
             guard let received = parsing.removeValue(forKey: done.id) else { return }
             let report = save(received, done.outcome, store: store)
             finished(report)
+            indexIfDue(report)
         }
 
         fetcher.fetchAll(requests, onComplete: { request, result in
@@ -221,7 +219,8 @@ public struct UpdateRunner {
             guard let pool else {
                 let report = save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options)), store: store)
                 finished(report)
-                    return
+                indexIfDue(report)
+                return
             }
             parsing[request.id] = received
             let job = ParsePool.Job(id: request.id, body: response.body, options: options)
@@ -231,7 +230,6 @@ public struct UpdateRunner {
             }
         }, whileWaiting: {
             while let done = pool?.next(wait: false) { saveParsed(done) }
-            if batch.isDue { commitBatch() }
         }, mayStart: { load in
             // Parsing far behind, or bodies enough waiting and on their way: more downloads now
             // would only wait in memory (peak memory is a goal: see README). Short of that,
@@ -242,7 +240,6 @@ public struct UpdateRunner {
             return pending.count < pool.capacity && load.expectedBodyBytes + pending.bytes < maxBufferedBytes
         })
         while let done = pool?.next(wait: true) { saveParsed(done) }
-        commitBatch(staying: false)
         if !searches.pending.isEmpty {
             finishSearches(&searches, fetcher: fetcher, store: store, report: finished)
         }

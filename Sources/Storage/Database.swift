@@ -54,9 +54,6 @@ final class Database {
         // the last transactions, never consistency.
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
-        // Savepoint and statement journals in memory: a batch's savepoint per feed would
-        // otherwise write the original of every page it changes to a temporary file.
-        try execute("PRAGMA temp_store=MEMORY")
     }
 
     /// Sets `journal_mode=WAL` and returns the mode now in force. The mode is stored in the file,
@@ -117,11 +114,8 @@ final class Database {
     /// `BEGIN IMMEDIATE` takes the write lock at the start, waiting up to the busy timeout for
     /// another writer. A deferred transaction that reads first and writes later would fail at
     /// once with "locked" if another process committed in between — whatever the timeout.
-    /// Transactions do not nest: the store's public methods each own exactly one. In batch mode
-    /// (`beginBatch`) the body runs in a savepoint of the batch's transaction instead: all of it
-    /// or none of it joins the batch, and the batch's commit makes it durable.
+    /// Transactions do not nest: the store's public methods each own exactly one.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        if inBatch { return try savepoint(body) }
         precondition(!isInTransaction, "Storage: write transactions do not nest")
         try execute("BEGIN IMMEDIATE")
         let result: T
@@ -135,72 +129,6 @@ final class Database {
             throw error
         }
         return result
-    }
-
-    // MARK: - Batches
-
-    /// Whether batch mode is on (`beginBatch`).
-    private(set) var inBatch = false
-    /// Whether the batch's transaction is open: from its first write to `commitBatch`.
-    private(set) var batchIsOpen = false
-    /// Why SQLite ended the open batch by itself (a full disk, an I/O error), if it did: the
-    /// batch's earlier writes are gone, which its commit must report rather than hide.
-    private var batchLostBecause: StorageError?
-
-    /// Batch mode: the following `writeTransaction` calls join one transaction, opened by the
-    /// first of them (so the write lock is held only while there is something to commit) and
-    /// committed by `commitBatch`. A commit per feed rewrote every index page the feed's cards
-    /// touched (dates land all over the date indexes): four times the database's size went
-    /// through the write-ahead log in a cold update; a batch writes each such page once.
-    func beginBatch() {
-        precondition(!isInTransaction && !inBatch, "Storage: a batch starts outside any transaction")
-        inBatch = true
-        batchLostBecause = nil
-    }
-
-    /// Commits what the batch wrote so far; batch mode goes on when `staying`. Throws when the
-    /// batch could not be committed: nothing it wrote since its last commit is then saved.
-    func commitBatch(staying: Bool) throws {
-        precondition(inBatch, "Storage: no batch is open")
-        inBatch = staying
-        let lost = batchLostBecause
-        batchLostBecause = nil
-        guard batchIsOpen else { return }
-        batchIsOpen = false
-        if let lost {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw lost
-        }
-        do {
-            try execute("COMMIT")
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    private func savepoint<T>(_ body: () throws -> T) throws -> T {
-        if let lost = batchLostBecause { throw lost }
-        if !batchIsOpen {
-            try execute("BEGIN IMMEDIATE")
-            batchIsOpen = true
-        }
-        try execute("SAVEPOINT step")
-        do {
-            let result = try body()
-            try execute("RELEASE step")
-            return result
-        } catch {
-            if isInTransaction {
-                try? execute("ROLLBACK TO step")
-                try? execute("RELEASE step")
-            } else if batchLostBecause == nil {
-                // SQLite ended the whole transaction (SQLITE_FULL, SQLITE_IOERR…).
-                batchLostBecause = error as? StorageError
-                    ?? StorageError.sqlite(path: path, code: SQLITE_ABORT, message: "\(error)", context: "writing a batch")
-            }
-            throw error
-        }
     }
 
     // MARK: - Errors

@@ -66,10 +66,7 @@ extension FeedStore {
         }
         // Only now: rows of a rolled-back transaction must never reach the index (their ids
         // would be given to other cards).
-        for row in indexed {
-            let kept = row.fromMemory ? row : nil
-            if db.inBatch { batchBacklog[row.id] = .some(kept) } else { searchBacklog[row.id] = kept }
-        }
+        for row in indexed { searchBacklog[row.id] = row.fromMemory ? row : nil }
         return summary
     }
 

@@ -18,9 +18,6 @@ public final class FeedStore {
     /// with their text already extracted (`PreparedCards`), by card id: the refresh writes them
     /// as they are instead of reading the cards back and converting their descriptions.
     var searchBacklog: [Int64: SearchRow] = [:]
-    /// The same for the open batch: they join `searchBacklog` when it commits, and are dropped
-    /// when it does not.
-    var batchBacklog: [Int64: SearchRow?] = [:]
 
     /// The id set of filtered relevance searches, registered on the connection at first use.
     var cardIDFilter: CardIDFilter?
@@ -65,39 +62,5 @@ extension FeedStore {
     ///   the update does well with 1 MiB.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
         try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB))")
-    }
-}
-
-// Batches (`feeds update`).
-extension FeedStore {
-    /// Batch mode: until `endBatch`, the write methods join one transaction (opened by the first
-    /// write), each still all-or-nothing on its own (a savepoint), so a failed save leaves the
-    /// batch's other writes in place; `commitBatch` commits what is written so far. A process
-    /// killed before a commit leaves the database as it was at the previous one: each source's
-    /// cards and fetch state still go together. See `Database.beginBatch` for why.
-    public func beginBatch() {
-        db.beginBatch()
-        batchBacklog = [:]
-    }
-
-    /// Whether batch mode is on.
-    public var inBatch: Bool { db.inBatch }
-
-    /// Whether the batch has written anything since its last commit.
-    public var batchHasWrites: Bool { db.batchIsOpen }
-
-    /// Commits what the batch wrote; batch mode goes on. Throws when the batch could not be
-    /// committed: none of its writes since the previous commit are then saved.
-    public func commitBatch() throws { try commit(staying: true) }
-
-    /// `commitBatch`, then leaves batch mode.
-    public func endBatch() throws { try commit(staying: false) }
-
-    private func commit(staying: Bool) throws {
-        let rows = batchBacklog
-        batchBacklog = [:]
-        try db.commitBatch(staying: staying)
-        // Only committed cards reach the index's backlog (a rolled-back id is given again).
-        for (id, row) in rows { searchBacklog[id] = row }
     }
 }

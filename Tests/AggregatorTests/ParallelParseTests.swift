@@ -27,7 +27,7 @@ final class ParallelParseTests: XCTestCase {
         return (server, lines)
     }
 
-    private func run(workers: Int, batchCards: Int) throws -> (UpdateSummary, FeedStore) {
+    private func run(workers: Int, searchIndexBatch: Int) throws -> (UpdateSummary, FeedStore) {
         let (server, lines) = try serve()
         let home = TemporaryDirectory()
         try home.write("sources", lines.joined(separator: "\n") + "\n")
@@ -38,7 +38,7 @@ final class ParallelParseTests: XCTestCase {
         limits.perHostStart = 4
         var runner = UpdateRunner(limits: limits, clock: { Timestamp(secondsSince1970: now) })
         runner.parseWorkers = workers
-        runner.batchCards = batchCards
+        runner.searchIndexBatch = searchIndexBatch
         let workspace = try Workspace(paths: try FeedsPaths.resolve(home: home.path, environment: [:]),
                                       now: Timestamp(secondsSince1970: now))
         let summary = try runner.run(.all, in: workspace)
@@ -48,7 +48,7 @@ final class ParallelParseTests: XCTestCase {
     }
 
     func testWorkersSaveEverySourceWithItsOwnCards() throws {
-        let (summary, store) = try run(workers: 2, batchCards: 25)
+        let (summary, store) = try run(workers: 2, searchIndexBatch: 25)
         XCTAssertEqual(summary.reports.count, 42)
         XCTAssertEqual(Set(summary.reports.map(\.sourceID)).count, 42, "one report per source")
         XCTAssertEqual(summary.ok, 40)
@@ -71,8 +71,8 @@ final class ParallelParseTests: XCTestCase {
 
     /// Parsing on worker threads and on the calling thread store the same cards and outcomes.
     func testSameResultAsParsingOnTheCallingThread() throws {
-        let (parallel, parallelStore) = try run(workers: 2, batchCards: 10)
-        let (serial, serialStore) = try run(workers: 0, batchCards: 1_000_000)
+        let (parallel, parallelStore) = try run(workers: 2, searchIndexBatch: 10)
+        let (serial, serialStore) = try run(workers: 0, searchIndexBatch: 1_000_000)
         func outcomes(_ s: UpdateSummary) -> [String: String] {
             Dictionary(s.reports.map { ($0.url.replacingOccurrences(of: #":\d+/"#, with: "/", options: .regularExpression), "\($0.outcome)") },
                        uniquingKeysWith: { a, _ in a })
