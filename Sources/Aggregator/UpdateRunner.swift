@@ -100,10 +100,12 @@ public struct UpdateRunner {
     /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
     /// (their number times the mean body so far) above which no further download starts:
     /// bounds peak memory, which 24 feeds arriving at once from a fast host would otherwise
-    /// raise by several megabytes. Measured on the shared benchmark's 200 feeds (132 KB each on
-    /// average), cold: 512 KiB starved the parser (about three bodies ahead of it; it sat idle
-    /// half the run) at 2.4 s; 1 MiB took 1.85 s for 1.5 MB more peak memory; more bought nothing.
-    public var maxBufferedBytes = 1 << 20
+    /// raise by several megabytes. Measured cold on 200 feeds: 512 KiB starved the parser
+    /// (three bodies of the shared benchmark's 132 KB ahead of it; it sat idle half the run):
+    /// 2.4 s where 1 MiB took 1.85 s. With 50 ms of latency the downloads counted here mostly
+    /// wait for the server, and 1 MiB held them to ~16 at once: 1.4 s where 2 MiB took 1.07 s
+    /// (make bench's feeds). 2 MiB costs up to 2 MB more peak memory; 4 MiB bought nothing.
+    public var maxBufferedBytes = 2 << 20
     /// Write-ahead log pages between checkpoints during the run (64 MB at most), and SQLite's
     /// page cache: see `FeedStore.tuneForBulkWrites`.
     public var checkpointPages = 16_000
