@@ -21,24 +21,9 @@ import FeedModel
 public enum HTMLSanitizer {
     /// Allow-list sanitized HTML of `html`, relative URLs resolved against `base`.
     public static func sanitize(_ html: String, base: String?) -> String {
-        var html = MarkupLimits.truncated(html)
-        // Fast path: plain text without markup or references only needs `>` escaped.
-        let (plain, hasGreater) = html.withUTF8 { b -> (Bool, Bool) in
-            var greater = false
-            for c in b {
-                if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c < 0x20 || c == 0x7F { return (false, false) }
-                if c == UInt8(ascii: ">") { greater = true }
-            }
-            return (true, greater)
-        }
-        if plain {
-            guard hasGreater else { return html }
-            var out = ""
-            HTMLEscaping.appendText(html, to: &out)
-            return out
-        }
-        if let fast = FastSanitizer.sanitize(html, base: base) { return fast }
-        return sanitizeWithLibXML(html, base: base)
+        let text = MarkupLimits.truncated(html)
+        var bytes = text
+        return bytes.withUTF8 { sanitize($0, base: base, text: text) }
     }
 
     /// `sanitize` of UTF-8 bytes, as a feed parser captures them: the same output, without
@@ -48,16 +33,26 @@ public enum HTMLSanitizer {
         guard html.count <= MarkupLimits.maxInputBytes else {
             return sanitize(String(decoding: html, as: UTF8.self), base: base)
         }
-        return html.withUnsafeBufferPointer { b in
-            var plain = true, hasGreater = false
-            for c in b {
-                if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c < 0x20 || c == 0x7F { plain = false; break }
-                if c == UInt8(ascii: ">") { hasGreater = true }
-            }
-            if plain && !hasGreater { return String(decoding: b, as: UTF8.self) }
-            if !plain, let fast = FastSanitizer.sanitize(utf8: b, base: base) { return fast }
-            return sanitize(String(decoding: b, as: UTF8.self), base: base)
+        return html.withUnsafeBufferPointer { sanitize($0, base: base, text: nil) }
+    }
+
+    /// Both entries: `text` is the input as a String when the caller has one.
+    private static func sanitize(_ b: UnsafeBufferPointer<UInt8>, base: String?, text: String?) -> String {
+        // Fast path: plain text without markup or references only needs `>` escaped.
+        var plain = true, hasGreater = false
+        for c in b {
+            if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") || c < 0x20 || c == 0x7F { plain = false; break }
+            if c == UInt8(ascii: ">") { hasGreater = true }
         }
+        let string = { text ?? String(decoding: b, as: UTF8.self) }
+        if plain {
+            guard hasGreater else { return string() }
+            var out = ""
+            HTMLEscaping.appendText(string(), to: &out)
+            return out
+        }
+        if let fast = FastSanitizer.sanitize(utf8: b, base: base) { return fast }
+        return sanitizeWithLibXML(string(), base: base)
     }
 
     /// The sanitizer on libxml2, for any input (`sanitize` uses `FastSanitizer` first when it can).
