@@ -31,10 +31,7 @@ public final class Workspace {
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
         let stored = Dictionary(try store.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        for entry in entries {
-            let configuration = entry.configuration
-            if stored[entry.url] != configuration { try store.upsertSource(configuration, now: now) }
-        }
+        try store.upsertSources(entries.map(\.configuration).filter { stored[$0.url] != $0 }, now: now)
     }
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.

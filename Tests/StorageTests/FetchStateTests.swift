@@ -149,4 +149,27 @@ final class FetchStateTests: StoreTestCase {
         XCTAssertEqual(try store.sources(named: "gamma").count, 0)
         XCTAssertEqual(try store.sources().map(\.id), [named, titled])
     }
+
+    /// Many sources in one call: their ids in order, an existing URL keeps its id and what
+    /// fetching learned, and the configured fields are updated.
+    func testUpsertSourcesKeepsOrderAndExistingState() throws {
+        let existing = try addSource("https://b.example/feed", name: "Old")
+        try store.recordFailure(sourceID: existing, message: "boom", now: t(1), nextDue: t(2))
+        let ids = try store.upsertSources([
+            SourceConfiguration(url: "https://a.example/feed", name: "A", kind: .feed),
+            SourceConfiguration(url: "https://b.example/feed", name: "New", kind: .feed, tags: ["x"]),
+            SourceConfiguration(url: "https://c.example/feed", name: nil, kind: .feed),
+        ], now: t(3))
+        XCTAssertEqual(ids.count, 3)
+        XCTAssertEqual(ids[1], existing)
+        XCTAssertEqual(Set(ids).count, 3)
+        let stored = try XCTUnwrap(store.source(id: existing))
+        XCTAssertEqual(stored.configuration.name, "New")
+        XCTAssertEqual(stored.configuration.tags, ["x"])
+        XCTAssertEqual(stored.lastError, "boom")
+        XCTAssertEqual(try store.sources().map(\.configuration.url),
+                       ["https://b.example/feed", "https://a.example/feed", "https://c.example/feed"])
+        XCTAssertEqual(try store.upsertSources([], now: t(4)), [])
+    }
 }
+
