@@ -22,7 +22,12 @@ extension FeedStore {
                 FROM (SELECT id, source_id, is_read, sort_date, last_seen_at,
                              row_number() OVER (PARTITION BY source_id
                                                 ORDER BY sort_date DESC, id DESC) AS rank
-                      FROM cards) r
+                      FROM cards
+                      -- Only sources some retention applies to: ranking every card of every
+                      -- source ran after each update even when nothing could go.
+                      WHERE source_id IN (SELECT id FROM sources
+                                          WHERE coalesce(keep_days, ?2) IS NOT NULL
+                                             OR coalesce(keep_count, ?3) IS NOT NULL)) r
                 JOIN sources s ON s.id = r.source_id
                 WHERE r.is_read = 1
                   AND (s.items_seen_at IS NULL OR r.last_seen_at < s.items_seen_at)

@@ -81,4 +81,21 @@ final class RetentionTests: StoreTestCase {
         XCTAssertEqual(try store.prune(now: t(5), defaultKeepDays: nil, defaultKeepCount: 1), 2)
         XCTAssertEqual(try allCards().compactMap(\.card.id), ["c"])
     }
+
+    /// Only sources some retention applies to are ranked; one with its own setting next to one
+    /// without gives the same result as before, and with no setting anywhere nothing goes.
+    func testSourcesWithoutRetentionKeepEverythingNextToOnesWithIt() throws {
+        let kept = try addSource("https://a.example/feed")
+        let trimmed = try addSource("https://b.example/feed", keepCount: 1)
+        try feedThatMovedOn(old: [article("a1", published: t(1)), article("a2", published: t(2))],
+                            current: [article("a3", published: t(3))], day: 5, source: kept)
+        try feedThatMovedOn(old: [article("b1", published: t(1)), article("b2", published: t(2))],
+                            current: [article("b3", published: t(3))], day: 5, source: trimmed)
+        try store.markRead(.all)
+        XCTAssertEqual(try store.prune(now: t(5), defaultKeepDays: nil), 2)
+        XCTAssertEqual(try allCards().compactMap(\.card.id).sorted(), ["a1", "a2", "a3", "b3"])
+        XCTAssertEqual(try store.prune(now: t(5), defaultKeepDays: nil, defaultKeepCount: 2), 1)
+        XCTAssertEqual(try allCards().compactMap(\.card.id).sorted(), ["a2", "a3", "b3"])
+    }
 }
+
