@@ -44,8 +44,9 @@ public enum TextWrap {
         // UTF-8 (String appends of Substrings, and splitting into an array of words, cost
         // more than the rest of the digest together).
         var lines: [String] = []
-        var current: [UInt8] = Array((prefix.isEmpty ? String(leading) + marker : prefix).utf8)
-        var currentWidth = DisplayWidth.of(prefix.isEmpty ? String(leading) + marker : prefix)
+        let opening = prefix.isEmpty ? String(leading) + marker : prefix
+        var current: [UInt8] = Array(opening.utf8)
+        var currentWidth = DisplayWidth.of(opening)
         var lineHasWord = false
         func newLine() {
             lines.append(String(decoding: current, as: UTF8.self))
