@@ -92,10 +92,9 @@ public struct UpdateRunner {
     /// One: with this thread busy saving, that is two cores' worth of work, and each further
     /// worker holds another body and its cards (measured: +1 MB of peak memory for the second).
     public var parseWorkers = 1
-    /// New or changed cards after which the search index is brought up to date during the run
-    /// (the rest at its end): the indexing then overlaps with the parsing of the next feeds.
-    /// Their index rows (text extracted on the parsing thread) wait in memory until then, up to
-    /// about 2 KB each.
+    /// New cards after which the search index thread brings the index up to date during the
+    /// run (the rest at its end; see `SearchIndexThread`). Their index rows (text extracted on
+    /// the parsing thread) wait in memory until then, up to about 2 KB each.
     public var searchIndexBatch = 500
     /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
     /// (their number times the mean body so far) above which no further download starts:
@@ -106,8 +105,10 @@ public struct UpdateRunner {
     /// wait for the server, and 1 MiB held them to ~16 at once: 1.4 s where 2 MiB took 1.07 s
     /// (make bench's feeds). 2 MiB costs up to 2 MB more peak memory; 4 MiB bought nothing.
     public var maxBufferedBytes = 2 << 20
-    /// Write-ahead log pages between checkpoints during the run (64 MB at most), and SQLite's
-    /// page cache: see `FeedStore.tuneForBulkWrites`.
+    /// Write-ahead log pages after which the saving thread itself checkpoints (64 MB at most:
+    /// the search index thread checkpoints the log without waiting after each of its refreshes,
+    /// so this is the bound should it fall behind), and SQLite's page cache: see
+    /// `FeedStore.tuneForBulkWrites`.
     public var checkpointPages = 16_000
     public var cacheKiB = 1_024
 
@@ -178,18 +179,23 @@ public struct UpdateRunner {
         var searches = SearchRun(folder: workspace.sourcesFolder)
         let store = workspace.store
         try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
-        var cardsSinceIndexed = 0
+        let indexing = SearchIndexThread(storePath: store.path, batch: searchIndexBatch)
+        var indexingFinished = false
+        func finishIndexing() {
+            guard !indexingFinished else { return }
+            indexingFinished = true
+            indexing.submit(store.takeSearchRows())
+            // A failed refresh is caught up by the next run or search (the index follows the
+            // database, not the run); the change log is kept for it.
+            if case .success(let refresh) = indexing.finish() {
+                try? store.forgetSearchChanges(through: refresh.changesThrough)
+            }
+        }
+        defer { finishIndexing() }
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
             progress(report, summary.reports.count, requests.count)
-        }
-        func indexIfDue(_ report: SourceReport) {
-            guard case .saved(let new, let updated) = report.outcome else { return }
-            cardsSinceIndexed += new + updated
-            if cardsSinceIndexed >= searchIndexBatch {
-                cardsSinceIndexed = 0
-                _ = try? store.refreshSearchIndex()
-            }
+            indexing.submit(store.takeSearchRows())
         }
 
         // Feeds whose body is being parsed, by request id.
@@ -202,9 +208,7 @@ public struct UpdateRunner {
         }
         func saveParsed(_ done: (id: Int64, outcome: ParsePool.Outcome)) {
             guard let received = parsing.removeValue(forKey: done.id) else { return }
-            let report = save(received, done.outcome, store: store)
-            finished(report)
-            indexIfDue(report)
+            finished(save(received, done.outcome, store: store))
         }
 
         fetcher.fetchAll(requests, onComplete: { request, result in
@@ -219,10 +223,7 @@ public struct UpdateRunner {
             let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now)
             let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
             guard let pool else {
-                let report = save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options)), store: store)
-                finished(report)
-                indexIfDue(report)
-                return
+                return finished(save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options)), store: store))
             }
             parsing[request.id] = received
             let job = ParsePool.Job(id: request.id, body: response.body, options: options)
@@ -245,11 +246,11 @@ public struct UpdateRunner {
         if !searches.pending.isEmpty {
             finishSearches(&searches, fetcher: fetcher, store: store, report: finished)
         }
-        // The search index takes the rest of the run's new and changed cards (a search would
-        // do it too; here it costs the reader nothing).
-        _ = try? store.refreshSearchIndex()
         // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
         _ = try? store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
+        // The search index takes the rest of the run's cards and the deletes (a search would
+        // do it too; here it costs the reader nothing).
+        finishIndexing()
         return summary
     }
 
@@ -405,3 +406,4 @@ extension FetchResponse {
         return copy
     }
 }
+

@@ -18,6 +18,7 @@ final class Database {
     /// Opens (creating when missing) the database file and applies the connection settings.
     /// A file that is not SQLite is detected here, by the first read, not later.
     init(path: String) throws {
+        _ = Database.processSettings
         self.path = path
         var opened: OpaquePointer?
         // NOMUTEX: the connection is confined to one thread (see the type's comment), so
@@ -36,6 +37,14 @@ final class Database {
         try check(sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds), "setting the busy timeout")
         try configure()
     }
+
+    /// SQLite's process-wide settings, made once before the first connection opens. Memory
+    /// statistics off: SQLite otherwise takes one global mutex around every allocation, which
+    /// the update's writing and indexing threads contend for (SQLite's own tally of its
+    /// memory is not used here).
+    private static let processSettings: Void = {
+        _ = csqlite_disable_memory_statistics()  // SQLITE_MISUSE only if SQLite started already: harmless
+    }()
 
     deinit {
         // close_v2: should a Statement still be alive, the connection closes when it is finalized.

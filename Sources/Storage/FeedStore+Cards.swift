@@ -26,6 +26,9 @@ extension FeedStore {
         try search(text, query: query, order: order, window: Self.relevanceWindow)
     }
 
+    /// The FTS5 table, in the index file attached as `search` (see `attachSearchIndex`).
+    static let searchTable = "\(SearchIndexer.attachedName).card_search"
+
     /// How many of the newest matches `.relevance` ranks.
     public static let relevanceWindow = 5_000
 
@@ -40,6 +43,7 @@ extension FeedStore {
             // An update holding the write lock past the busy timeout: search what is indexed;
             // the update indexes its cards when it ends.
         }
+        try attachSearchIndex()
         do {
             if order == .relevance, query.hasFilters {
                 // The cards passing the filters first (from their indexes), when they are few,
@@ -77,7 +81,7 @@ extension FeedStore {
     /// when about `limit` matches are expected within the first 2,000 cards of the index.
     private func walksOrder(_ text: String, _ query: CardQuery, _ order: CardOrder) throws -> Bool {
         guard order != .relevance, let limit = query.limit else { return false }
-        let matches = try db.prepare("SELECT count(*) FROM card_search WHERE card_search MATCH ?1")
+        let matches = try db.prepare("SELECT count(*) FROM \(Self.searchTable) WHERE card_search MATCH ?1")
             .queryOne([.text(text)]) { $0.int64(0) } ?? 0
         // max(id) bounds the number of cards from above at no cost (ids only grow).
         let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
@@ -136,13 +140,14 @@ extension FeedStore {
             // rowid order (the FTS5 doclist backwards), each with its bm25 score; bm25 is
             // computed for the rows the window returns only, and only they are sorted. Without
             // filters the window reads the FTS5 index alone (every indexed row is a card: the
-            // delete trigger removes its words), so no card row is read for ranking.
+            // refresh before each search removed the words of deleted ones), so no card row is
+            // read for ranking.
             let filtered = !filter.whereClause.isEmpty && !preselecting
             filter.add("card_search MATCH ?", .text(search))
             let joins = filtered ? "JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id" : ""
             let matches = """
                 SELECT card_search.rowid AS id, card_search.rank AS score
-                FROM card_search \(joins)
+                FROM \(searchTable) \(joins)
                 \(filter.whereClause)
                 ORDER BY card_search.rowid DESC LIMIT \(max(1, window))
                 """
@@ -173,11 +178,11 @@ extension FeedStore {
             if let search {
                 if walk {
                     // The order's index, each card tested against the FTS5 index by rowid.
-                    filter.add("EXISTS (SELECT 1 FROM card_search WHERE card_search MATCH ? AND card_search.rowid = c.id)",
+                    filter.add("EXISTS (SELECT 1 FROM \(searchTable) WHERE card_search MATCH ? AND card_search.rowid = c.id)",
                                .text(search))
                 } else {
                     // The matches looked up by id, and only they sorted.
-                    filter.add("c.id IN (SELECT rowid FROM card_search WHERE card_search MATCH ?)", .text(search))
+                    filter.add("c.id IN (SELECT rowid FROM \(searchTable) WHERE card_search MATCH ?)", .text(search))
                 }
             }
             values = filter.values

@@ -66,7 +66,7 @@ extension FeedStore {
         }
         // Only now: rows of a rolled-back transaction must never reach the index (their ids
         // would be given to other cards).
-        for row in indexed { searchBacklog[row.id] = row.fromMemory ? row : nil }
+        for row in indexed { searchBacklog.byID[row.id] = row.fromMemory ? row : nil }
         return summary
     }
 

@@ -17,7 +17,12 @@ public final class FeedStore {
     /// Search index rows of cards this connection saved (committed) since the last refresh,
     /// with their text already extracted (`PreparedCards`), by card id: the refresh writes them
     /// as they are instead of reading the cards back and converting their descriptions.
-    var searchBacklog: [Int64: SearchRow] = [:]
+    var searchBacklog = SearchRows()
+
+    /// The search index's own connection, opened at the first refresh (`refreshSearchIndex`).
+    var searchIndexer: SearchIndexer?
+    /// Whether the index file is attached to `db` as `search` (`attachSearchIndex`).
+    var searchIndexAttached = false
 
     /// The id set of filtered relevance searches, registered on the connection at first use.
     var cardIDFilter: CardIDFilter?

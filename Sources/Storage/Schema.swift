@@ -200,7 +200,49 @@ enum Schema {
             WHERE indexed_through > (SELECT coalesce(max(id), 0) FROM cards);
         END;
         """,
-        // Append migration 6 here; never edit the ones above.
+        // 6: the search index moves to its own file (see `SearchIndexer`), written by its own
+        // connection, so indexing never holds this file's write lock (during `feeds update` a
+        // thread of its own indexes while the saving goes on). This file keeps what the index
+        // needs to follow it: a log of the cards whose text changed or which were deleted, and
+        // a token that tells an index of this database from one of another.
+        """
+        DROP TRIGGER card_search_update;
+        DROP TRIGGER card_search_delete;
+        DROP TABLE card_search;
+        DROP TABLE card_search_state;
+        DROP TABLE card_search_pending;
+
+        -- Random, made once: an index file whose token differs belongs to another database (a
+        -- new one in place of a deleted one, say) and is rebuilt.
+        CREATE TABLE search_index_identity (
+            id    INTEGER PRIMARY KEY CHECK (id = 1),
+            token TEXT    NOT NULL CHECK (length(token) = 32)
+        ) STRICT;
+        INSERT INTO search_index_identity (id, token) VALUES (1, lower(hex(randomblob(16))));
+
+        -- The index holds every card with id <= its mark, as of its last refresh; what happened
+        -- since to cards at or below the mark is logged here, one row per event, and read by the
+        -- next refresh (which looks at the card as it is then). AUTOINCREMENT: a sequence number
+        -- is never given twice, even after the log is emptied, so the index's "read through"
+        -- number stays meaningful. A new card costs no row (no trigger on INSERT: it would make
+        -- every insert keep a statement journal): its id is above the mark, or, as SQLite gives
+        -- the highest id + 1, above the highest id left after a delete, which each delete logs
+        -- (`floor`): the refresh looks for new cards above the lowest floor logged since.
+        CREATE TABLE card_search_changes (
+            seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+            card_id INTEGER NOT NULL,
+            floor   INTEGER
+        );
+        CREATE TRIGGER card_search_update AFTER UPDATE OF title, description, author ON cards
+        WHEN new.title IS NOT old.title OR new.description IS NOT old.description OR new.author IS NOT old.author
+        BEGIN
+            INSERT INTO card_search_changes (card_id) VALUES (new.id);
+        END;
+        CREATE TRIGGER card_search_delete AFTER DELETE ON cards BEGIN
+            INSERT INTO card_search_changes (card_id, floor) VALUES (old.id, (SELECT coalesce(max(id), 0) FROM cards));
+        END;
+        """,
+        // Append migration 7 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -1,15 +1,15 @@
-/// The full-text index of the cards (migration 4, table `card_search`): what goes in, and how.
+/// The full-text index of the cards (table `card_search` in its own file: see `SearchIndexer`):
+/// what goes in, and how.
 ///
 /// Indexed per card: the title, the description as plain text (at most `descriptionLimit`
 /// characters of it) and the author, folded by SQLite's `unicode61 remove_diacritics 2` tokenizer
 /// (case and diacritics: "cafe" finds "Café").
 ///
-/// Kept in step by the store: a card is indexed when its id is at most
-/// `card_search_state.indexed_through` and it is not queued in `card_search_pending`. So a new
-/// card costs the saving transaction nothing; a trigger queues a card whose title, description or
-/// author changed, and another deletes its words with the card (and lowers the mark when the
-/// highest id goes, as SQLite may give that id again). `FeedStore.refreshSearchIndex()` indexes
-/// what is waiting in one transaction: `feeds update` at the end of its run, every search first.
+/// Kept in step with the cards: a new card costs the saving transaction nothing (its id is above
+/// the index's mark); triggers log the cards whose title, description or author changed and
+/// the deleted ones (migration 6). `FeedStore.refreshSearchIndex()` and `SearchIndexer.refresh`
+/// index what is waiting: `feeds update` on a thread of its own while it saves, every search
+/// first. So a search never misses a saved card nor finds a deleted one.
 ///
 /// Storage knows no HTML: `FeedStore.descriptionText` turns a description into the text to index
 /// (the Aggregator sets Markup's converter). Without it the description is indexed as stored,

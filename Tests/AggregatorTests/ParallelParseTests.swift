@@ -27,6 +27,13 @@ final class ParallelParseTests: XCTestCase {
         return (server, lines)
     }
 
+    /// The home folder is kept by the test case: the search index is a file created there later.
+    private var homes: [TemporaryDirectory] = []
+
+    override func tearDown() {
+        homes = []
+    }
+
     private func run(workers: Int, searchIndexBatch: Int) throws -> (UpdateSummary, FeedStore) {
         let (server, lines) = try serve()
         let home = TemporaryDirectory()
@@ -43,7 +50,7 @@ final class ParallelParseTests: XCTestCase {
                                       now: Timestamp(secondsSince1970: now))
         let summary = try runner.run(.all, in: workspace)
         XCTAssertEqual(server.requests.count, 42)
-        withExtendedLifetime(home) {}
+        homes.append(home)
         return (summary, workspace.store)
     }
 

@@ -45,4 +45,33 @@ class StoreTestCase: XCTestCase {
     }
 
     func allCards() throws -> [StoredCard] { try store.cards() }
+
+    /// The search index's file, attached to the store's connection (created when missing).
+    func attachedSearchIndex() throws -> Database {
+        _ = try SearchIndexer(storePath: store.path)
+        try store.attachSearchIndex()
+        return store.db
+    }
+
+    /// After a refresh the search index holds exactly the cards (by id), and SQLite's own FTS5
+    /// check of the index passes.
+    func assertSearchIndexInStep(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNoThrow(try {
+            try store.refreshSearchIndex()
+            let db = try attachedSearchIndex()
+            try db.execute("INSERT INTO search.card_search (card_search, rank) VALUES ('integrity-check', 1)")
+            let indexed = try db.prepare("SELECT rowid FROM search.card_search ORDER BY rowid").query([]) { $0.int64(0) }
+            let cards = try db.prepare("SELECT id FROM cards ORDER BY id").query([]) { $0.int64(0) }
+            XCTAssertEqual(indexed, cards, "the index holds the cards", file: file, line: line)
+        }(), file: file, line: line)
+    }
+
+    /// What the search index has not taken in yet: cards above its mark, and entries of the
+    /// change log after the last one it read.
+    func searchPending() throws -> Int {
+        try attachedSearchIndex().prepare("""
+            SELECT (SELECT count(*) FROM cards WHERE id > (SELECT cards_through FROM search.search_state))
+                 + (SELECT count(*) FROM card_search_changes WHERE seq > (SELECT changes_through FROM search.search_state))
+            """).queryOne { $0.int(0) } ?? -1
+    }
 }

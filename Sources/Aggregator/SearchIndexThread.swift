@@ -1,0 +1,104 @@
+import Foundation
+import Markup
+import Storage
+
+/// Indexes the cards of a `feeds update` for search on a thread of its own, while the run
+/// goes on saving (the index is a file of its own with its own connection: see
+/// `SearchIndexer`). Indexing was about 45% of the saving thread's instructions in a cold
+/// update; on two cores it now overlaps with the downloads, the parsing and the saving.
+///
+/// The saving thread hands over the index rows of the cards it saved (`submit`, text already
+/// extracted by the parser thread); the indexer refreshes once `batch` rows wait, and a last
+/// time in `finish`. Rows are only a shortcut: a refresh indexes every card the database holds
+/// at that moment, reading and converting those whose rows have not arrived, so nothing
+/// depends on their timing. Memory stays bounded: rows beyond `maxWaiting` are dropped (those
+/// cards are then read back from the database).
+final class SearchIndexThread: @unchecked Sendable {
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var waiting = SearchRows()
+    private var finishing = false
+    private var done = false
+    private var outcome: Result<SearchRefresh, Error>?
+    private var indexed = 0
+
+    private let batch: Int
+    private let maxWaiting: Int
+    private var thread: Thread?
+
+    /// Starts the thread, which opens its own connection to the index of `storePath`.
+    init(storePath: String, batch: Int, maxWaiting: Int = 4_000) {
+        self.batch = max(1, batch)
+        self.maxWaiting = max(batch, maxWaiting)
+        let thread = Thread { [self] in run(storePath: storePath) }
+        thread.name = "feeds-search-index"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Hands over rows of saved cards.
+    func submit(_ rows: SearchRows) {
+        guard !rows.isEmpty else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        if waiting.count + rows.count <= maxWaiting { waiting.merge(rows) }
+        if waiting.count >= batch { condition.broadcast() }
+    }
+
+    /// Indexes what is left, waits for the thread to end and returns the last refresh (with
+    /// the total of cards indexed), or the error that stopped the indexing.
+    func finish() -> Result<SearchRefresh, Error> {
+        condition.lock()
+        finishing = true
+        condition.broadcast()
+        while !done { condition.wait() }
+        let result = outcome ?? .success(SearchRefresh(indexed: 0, changesThrough: 0))
+        thread = nil  // the thread's block holds self: break the cycle
+        condition.unlock()
+        return result
+    }
+
+    private func run(storePath: String) {
+        var indexer: SearchIndexer?
+        var failure: Error?
+        do {
+            indexer = try SearchIndexer(storePath: storePath)
+            indexer?.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+        } catch {
+            failure = error
+        }
+        var last: SearchRefresh?
+        condition.lock()
+        while true {
+            while !finishing && waiting.count < batch { condition.wait() }
+            let rows = waiting
+            waiting = SearchRows()
+            let final = finishing
+            condition.unlock()
+            if let indexer, failure == nil {
+                do {
+                    let refresh = try indexer.refresh(rows)
+                    indexed += refresh.indexed
+                    last = refresh
+                    // The writer's log, copied here while it saves (see `UpdateRunner.checkpointPages`).
+                    try? indexer.checkpointCardsDatabase()
+                } catch {
+                    failure = error  // later refreshes would fail alike; the next run or search catches up
+                }
+            }
+            condition.lock()
+            if final && waiting.isEmpty { break }
+        }
+        // Closed before `finish` returns: the process may exit right after, and a connection
+        // still open then leaves the write-ahead logs behind instead of checkpointing them.
+        indexer = nil
+        if let failure {
+            outcome = .failure(failure)
+        } else {
+            outcome = .success(SearchRefresh(indexed: indexed, changesThrough: last?.changesThrough ?? 0))
+        }
+        done = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

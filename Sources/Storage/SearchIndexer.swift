@@ -1,0 +1,267 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import FeedModel
+
+/// The search index's own database file, next to the cards' (`feeds.db` -> `feeds.search.db`),
+/// and the connection that writes it. One per thread, like `FeedStore`.
+///
+/// Why a file of its own: indexing is most of the writing work of a cold `feeds update`, and
+/// SQLite lets one connection at a time write a file. In its own file the index is written by
+/// its own connection (a thread of its own during an update) while the cards go on being
+/// saved. The index is derived data: a missing, damaged or foreign file is rebuilt from the
+/// cards, never an error.
+///
+/// How it follows the cards' database (`Schema` migration 6): the index holds every card with
+/// id <= its mark `cards_through`, as the card was at its last refresh; the cards' database
+/// logs each later change (text changed, card deleted, a new card whose id is at or below the
+/// highest deleted one) in `card_search_changes`, and the index records the last log entry it
+/// has read (`changes_through`). A refresh reads, in one snapshot of the cards' database, the
+/// cards above the mark and the cards named by newer log entries, as they are now, and writes
+/// them (or removes the words of the deleted) in one transaction of the index file.
+public final class SearchIndexer {
+    /// The version of the index file's schema (its `user_version`); another number means a
+    /// file this program does not know, which is rebuilt.
+    static let schemaVersion = 1
+    /// The name the index file has when attached to a store's connection (for searching).
+    static let attachedName = "search"
+
+    let db: Database
+    /// Turns a description into the text to index (see `FeedStore.descriptionText`), for the
+    /// cards whose text is not among the rows handed to `refresh`.
+    public var descriptionText: ((String) -> String)?
+
+    /// The index file of the cards' database at `storePath`.
+    public static func path(forStore storePath: String) -> String {
+        storePath.hasSuffix(".db") ? String(storePath.dropLast(3)) + ".search.db" : storePath + ".search"
+    }
+
+    /// Opens (creating or rebuilding when needed) the index file of the cards' database at
+    /// `storePath`, which must exist and be migrated (`FeedStore` does both).
+    public init(storePath: String) throws {
+        let path = Self.path(forStore: storePath)
+        db = try Self.openIndexFile(path)
+        let attach = try db.prepare("ATTACH DATABASE ?1 AS store")
+        try attach.execute([.text(storePath)])
+        try db.execute("PRAGMA store.cache_size = -512; PRAGMA wal_autocheckpoint = 16000")
+    }
+
+    /// The index file, with its schema; a file that is not SQLite or has another schema
+    /// version is removed and made again (it holds nothing the cards do not).
+    private static func openIndexFile(_ path: String) throws -> Database {
+        do {
+            let db = try Database(path: path)
+            if try createSchema(db) { return db }
+        } catch let error as StorageError {
+            switch error {
+            case .corrupt, .notAFeedsDatabase, .sqlite: break  // damaged or not SQLite: made again below
+            default: throw error  // locked, disk full, read-only…: the same for a new file
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] { _ = unlink(path + suffix) }
+        let db = try Database(path: path)
+        guard try createSchema(db) else {
+            throw StorageError.sqlite(path: path, code: 1, message: "the search index could not be created",
+                                      context: "creating the search index")
+        }
+        return db
+    }
+
+    /// Creates the schema in a new file; true when the file has (now) the schema of this version.
+    private static func createSchema(_ db: Database) throws -> Bool {
+        let version = try db.prepare("PRAGMA user_version").queryOne { $0.int(0) } ?? 0
+        if version == schemaVersion { return true }
+        guard version == 0 else { return false }
+        return try db.writeTransaction {
+            // Read again under the lock: another process may have created it meanwhile.
+            let version = try db.prepare("PRAGMA user_version").queryOne { $0.int(0) } ?? 0
+            guard version == 0 else { return version == schemaVersion }
+            let objects = try db.prepare("SELECT count(*) FROM sqlite_schema").queryOne { $0.int(0) } ?? 0
+            guard objects == 0 else { return false }
+            try db.execute("""
+                CREATE VIRTUAL TABLE card_search USING fts5 (
+                    title, description, author,
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                -- Relevance: a word in the title weighs ten times one in the description; the author five.
+                INSERT INTO card_search (card_search, rank) VALUES ('rank', 'bm25(10.0, 1.0, 5.0)');
+                CREATE TABLE search_state (
+                    id              INTEGER PRIMARY KEY CHECK (id = 1),
+                    store_token     TEXT    NOT NULL,
+                    cards_through   INTEGER NOT NULL,
+                    changes_through INTEGER NOT NULL
+                ) STRICT;
+                INSERT INTO search_state (id, store_token, cards_through, changes_through) VALUES (1, '', 0, 0);
+                PRAGMA user_version = \(schemaVersion);
+                """)
+            return true
+        }
+    }
+
+    /// Where the index stands, and where the cards' database stands.
+    private struct Marks: Equatable {
+        var token: String
+        var cardsThrough: Int64
+        var changesThrough: Int64
+    }
+
+    private func marks() throws -> (index: Marks, store: Marks) {
+        try db.prepare("""
+            SELECT i.store_token, i.cards_through, i.changes_through,
+                   (SELECT token FROM store.search_index_identity),
+                   (SELECT coalesce(max(id), 0) FROM store.cards),
+                   coalesce((SELECT seq FROM store.sqlite_sequence WHERE name = 'card_search_changes'), 0)
+            FROM search_state i
+            """).queryOne { row in
+            (Marks(token: row.string(0) ?? "", cardsThrough: row.int64(1), changesThrough: row.int64(2)),
+             Marks(token: row.string(3) ?? "", cardsThrough: row.int64(4), changesThrough: row.int64(5)))
+        } ?? (Marks(token: "", cardsThrough: 0, changesThrough: 0), Marks(token: "", cardsThrough: 0, changesThrough: 0))
+    }
+
+    /// Brings the index up to the cards' database as it is now. `rows` are index rows of new
+    /// cards whose text was extracted already (`FeedStore.takeSearchRows`); any card they do not
+    /// cover is read from the database and converted. Returns how many cards were (re)indexed,
+    /// and the last log entry now read (see `FeedStore.forgetSearchChanges`).
+    @discardableResult
+    public func refresh(_ rows: SearchRows = SearchRows()) throws -> SearchRefresh {
+        // Nothing new: no write lock taken, nothing written.
+        let before = try marks()
+        if before.index == before.store {
+            return SearchRefresh(indexed: 0, changesThrough: before.store.changesThrough)
+        }
+        // Deferred: BEGIN IMMEDIATE would take the write lock of the attached cards' database
+        // too (blocking its writer). The first statement takes this file's lock, waiting for
+        // another indexer if need be, before anything is read.
+        try db.execute("BEGIN")
+        do {
+            try db.execute("UPDATE search_state SET id = 1")
+            let result = try refreshLocked(rows)
+            try db.execute("COMMIT")
+            return result
+        } catch {
+            if db.isInTransaction { try? db.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Copies the cards' database's write-ahead log into the database as far as it can without
+    /// waiting for anyone (a PASSIVE checkpoint), so that work is done on this connection's
+    /// thread while the writer goes on, rather than by the writer itself or when it closes.
+    public func checkpointCardsDatabase() throws {
+        try db.execute("PRAGMA store.wal_checkpoint(PASSIVE)")
+    }
+
+    private func refreshLocked(_ rows: SearchRows) throws -> SearchRefresh {
+        var (index, store) = try marks()
+        // Another database's index, or one ahead of its database (an older copy of the
+        // database put back): start again from nothing.
+        if index.token != store.token || index.changesThrough > store.changesThrough
+            || (index.changesThrough == store.changesThrough && index.cardsThrough > store.cardsThrough) {
+            try db.execute("DELETE FROM card_search")
+            index = Marks(token: store.token, cardsThrough: 0, changesThrough: store.changesThrough)
+        }
+        let write = try db.prepare(
+            "INSERT OR REPLACE INTO card_search (rowid, title, description, author) VALUES (?1, ?2, ?3, ?4)")
+        let read = try db.prepare("SELECT title, description, author FROM store.cards WHERE id = ?1")
+        let remove = try db.prepare("DELETE FROM card_search WHERE rowid = ?1")
+        let convert = descriptionText
+        var count = 0
+        /// Writes the card as the database has it now; false when it no longer exists.
+        func indexFromDatabase(_ id: Int64) throws -> Bool {
+            guard let (title, description, author) = try read.queryOne([.integer(id)], { row in
+                (row.string(0), row.string(1), row.string(2))
+            }) else { return false }
+            try write.execute([.integer(id), SQLValue(title),
+                               SQLValue(SearchIndex.descriptionText(description, convert)), SQLValue(author)])
+            count += 1
+            return true
+        }
+        func writeRow(_ row: SearchRow) throws {
+            try write.execute([.integer(row.id), SQLValue(row.title), SQLValue(row.text), SQLValue(row.author)])
+            count += 1
+        }
+        /// A new card: from its row when given, else from the database.
+        func indexNew(_ id: Int64) throws {
+            if let row = rows.byID[id] { try writeRow(row) } else { _ = try indexFromDatabase(id) }
+        }
+        /// The ids of the cards in (low, high], in batches (a first refresh may see 100,000).
+        let ids = try db.prepare("SELECT id FROM store.cards WHERE id > ?1 AND id <= ?2 ORDER BY id LIMIT 1000")
+        func forEachCard(after low: Int64, through high: Int64, _ body: (Int64) throws -> Void) throws {
+            var last = low
+            while last < high {
+                let batch = try ids.query([.integer(last), .integer(high)]) { $0.int64(0) }
+                guard let tail = batch.last else { break }
+                for id in batch { try body(id) }
+                last = tail
+            }
+        }
+
+        // New cards at or below the mark: after a delete SQLite may give a new card an id at
+        // or below it, but never one at or below the highest id left then (the delete's
+        // `floor`, logged). Those not in the index are new.
+        if store.changesThrough > index.changesThrough, index.cardsThrough > 0,
+           let floor = try db.prepare("""
+               SELECT min(floor) FROM store.card_search_changes WHERE seq > ?1 AND seq <= ?2
+               """).queryOne([.integer(index.changesThrough), .integer(store.changesThrough)], { $0.isNull(0) ? nil : $0.int64(0) }) ?? nil,
+           floor < index.cardsThrough {
+            let indexed = try db.prepare("SELECT 1 FROM card_search WHERE rowid = ?1")
+            try forEachCard(after: floor, through: min(index.cardsThrough, store.cardsThrough)) { id in
+                if try indexed.queryOne([.integer(id)], { _ in true }) == nil { try indexNew(id) }
+            }
+        }
+        // New cards above the mark: from the rows given when they cover the range (ids are
+        // distinct, so as many rows in the range as ids in it means all of them), else id by id.
+        if store.cardsThrough > index.cardsThrough {
+            let given = rows.byID.values.filter { $0.id > index.cardsThrough && $0.id <= store.cardsThrough }
+            if Int64(given.count) == store.cardsThrough - index.cardsThrough {
+                for row in given.sorted(by: { $0.id < $1.id }) { try writeRow(row) }
+            } else {
+                try forEachCard(after: index.cardsThrough, through: store.cardsThrough, indexNew)
+            }
+        }
+        // Logged changes, after the new cards: a row handed over may be older than the card.
+        if store.changesThrough > index.changesThrough {
+            let changed = try db.prepare("""
+                SELECT DISTINCT card_id FROM store.card_search_changes WHERE seq > ?1 AND seq <= ?2
+                """).query([.integer(index.changesThrough), .integer(store.changesThrough)]) { $0.int64(0) }
+            for id in changed where try !indexFromDatabase(id) {
+                try remove.execute([.integer(id)])
+            }
+        }
+        try db.prepare("""
+            UPDATE search_state SET store_token = ?1, cards_through = ?2, changes_through = ?3
+            """).execute([.text(store.token), .integer(store.cardsThrough), .integer(store.changesThrough)])
+        return SearchRefresh(indexed: count, changesThrough: store.changesThrough)
+    }
+}
+
+/// What a refresh of the search index did.
+public struct SearchRefresh: Sendable, Equatable {
+    /// Cards written to the index (new, changed or read back).
+    public var indexed: Int
+    /// The last entry of the cards' change log the index has read: entries up to it may go.
+    public var changesThrough: Int64
+
+    public init(indexed: Int, changesThrough: Int64) {
+        self.indexed = indexed
+        self.changesThrough = changesThrough
+    }
+}
+
+/// Index rows of cards, with their text extracted already, by card id (handed from the store
+/// that saved them to the indexer, possibly on another thread).
+public struct SearchRows: Sendable {
+    var byID: [Int64: SearchRow] = [:]
+
+    public init() {}
+
+    public var count: Int { byID.count }
+    public var isEmpty: Bool { byID.isEmpty }
+
+    /// Adds `other`'s rows; its rows win (they are newer).
+    public mutating func merge(_ other: SearchRows) {
+        byID.merge(other.byID) { _, newer in newer }
+    }
+}
