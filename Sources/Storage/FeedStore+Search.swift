@@ -8,6 +8,12 @@ extension FeedStore {
     /// (three indexed reads, no lock), so every search calls it.
     @discardableResult
     public func refreshSearchIndex() throws -> Int {
+        // The usual case of a search: nothing waiting. Checked on this connection (the index
+        // attached), which spares opening the index's own.
+        if searchBacklog.isEmpty, searchIndexer == nil {
+            if (try? attachedSearchIndexIsCurrent()) == true { return 0 }
+            try? detachSearchIndex()  // missing, damaged…: the indexer makes it again, then it is attached anew
+        }
         let indexer = try searchIndexer ?? SearchIndexer(storePath: path)
         searchIndexer = indexer
         indexer.descriptionText = descriptionText
@@ -32,6 +38,23 @@ extension FeedStore {
         guard try any.queryOne([.integer(seq)], { $0.bool(0) }) == true else { return }
         let delete = try db.prepare("DELETE FROM card_search_changes WHERE seq <= ?1")
         try db.writeTransaction { try delete.execute([.integer(seq)]) }
+    }
+
+    /// Whether the attached index has taken in every card and logged change.
+    private func attachedSearchIndexIsCurrent() throws -> Bool {
+        try attachSearchIndex()
+        return try db.prepare("""
+            SELECT i.store_token = (SELECT token FROM search_index_identity)
+               AND i.cards_through = (SELECT coalesce(max(id), 0) FROM cards)
+               AND i.changes_through = coalesce((SELECT seq FROM main.sqlite_sequence WHERE name = 'card_search_changes'), 0)
+            FROM \(SearchIndexer.attachedName).search_state i
+            """).queryOne { $0.bool(0) } ?? false
+    }
+
+    private func detachSearchIndex() throws {
+        guard searchIndexAttached else { return }
+        try db.execute("DETACH DATABASE \(SearchIndexer.attachedName)")
+        searchIndexAttached = false
     }
 
     /// Attaches the index file to this connection as `search` (once), for the search queries.

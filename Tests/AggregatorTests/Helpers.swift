@@ -75,6 +75,6 @@ func rss(_ title: String, items: [String], ttl: Int? = nil) -> String {
 
 extension TemporaryDirectory {
     func write(_ name: String, _ text: String) throws {
-        try text.write(to: file(name), atomically: true, encoding: .utf8)
+        try text.write(to: file(name), atomically: false, encoding: .utf8)
     }
 }

@@ -94,7 +94,7 @@ final class SearchSourcesTests: XCTestCase {
             search:ddg "swift"
             https://example.org/feed.xml
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+            """.write(toFile: path, atomically: false, encoding: .utf8)
         try SourcesFile.remove(urls: ["search:ddg swift concurrency"], from: path)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "# mine\nsearch:ddg \"swift\"\nhttps://example.org/feed.xml\n")
     }

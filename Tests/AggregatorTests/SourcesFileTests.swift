@@ -79,7 +79,7 @@ final class SourcesFileTests: XCTestCase {
     func testAppendAndRemoveKeepOtherLinesAndComments() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("sources").path
-        try "# keep me\nhttps://a.example/f name=A\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "# keep me\nhttps://a.example/f name=A\n".write(toFile: path, atomically: false, encoding: .utf8)
         try SourcesFile.append([SourceEntry(url: "https://b.example/f", tags: ["x"])], to: path)
         XCTAssertEqual(try SourcesFile.read(path: path).map(\.url), ["https://a.example/f", "https://b.example/f"])
         try SourcesFile.remove(urls: ["https://a.example/f"], from: path)
@@ -122,7 +122,7 @@ final class SourcesFileTests: XCTestCase {
         XCTAssertEqual(entries.first?.name, "A")
         let dir = TemporaryDirectory("feeds-sources-crlf")
         let path = dir.file("sources").path
-        try "https://a.example/feed name=A\r\nhttps://b.example/feed\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "https://a.example/feed name=A\r\nhttps://b.example/feed\r\n".write(toFile: path, atomically: false, encoding: .utf8)
         try SourcesFile.remove(urls: ["https://a.example/feed"], from: path)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "https://b.example/feed\r\n")
     }

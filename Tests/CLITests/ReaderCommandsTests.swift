@@ -23,8 +23,8 @@ final class ReaderCommandsTests: XCTestCase {
               <description>An untitled note about green tea.</description></item>
             </channel></rss>
             """
-        try feed.write(to: directory.file("feed.rss"), atomically: true, encoding: .utf8)
-        try "feed.rss name=Local tags=drinks\n".write(to: directory.file("sources"), atomically: true, encoding: .utf8)
+        try feed.write(to: directory.file("feed.rss"), atomically: false, encoding: .utf8)
+        try "feed.rss name=Local tags=drinks\n".write(to: directory.file("sources"), atomically: false, encoding: .utf8)
         let update = try feeds(["update", "--all"])
         XCTAssertEqual(update.status, 0, update.stderr)
     }

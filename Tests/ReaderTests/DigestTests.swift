@@ -53,7 +53,7 @@ final class DigestTests: XCTestCase {
         let shown = actual.replacingOccurrences(of: "\u{1B}", with: "\\e")
         let path = "snapshots/reader-\(name).txt"
         if ProcessInfo.processInfo.environment["UPDATE_SNAPSHOTS"] == "1" {
-            try shown.write(to: Fixtures.url(path), atomically: true, encoding: .utf8)
+            try shown.write(to: Fixtures.url(path), atomically: false, encoding: .utf8)
         }
         XCTAssertEqual(shown, try Fixtures.string(path), "snapshot \(path)", file: file, line: line)
     }

@@ -8,7 +8,7 @@ final class ErrorTests: XCTestCase {
         let directory = TemporaryDirectory("feeds-storage")
         let path = directory.file("notes.db").path
         let text = String(repeating: "These are my notes, not a database.\n", count: 100)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         XCTAssertThrowsError(try FeedStore(path: path)) { error in
             guard case .notAFeedsDatabase(let reportedPath, _) = error as? StorageError else {
                 return XCTFail("unexpected \(error)")
@@ -47,7 +47,7 @@ final class ErrorTests: XCTestCase {
     func testFileInPlaceOfTheFolderIsReported() throws {
         let directory = TemporaryDirectory("feeds-storage")
         let blocker = directory.file("data").path
-        try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
+        try "x".write(toFile: blocker, atomically: false, encoding: .utf8)
         XCTAssertThrowsError(try FeedStore(path: blocker + "/feeds/feeds.db")) { error in
             guard case .cannotCreateDirectory(let path, _) = error as? StorageError else {
                 return XCTFail("unexpected \(error)")
