@@ -1,7 +1,7 @@
 import FeedModel
 
-/// Upserts one card at a time with three statements prepared once per batch. Must run inside
-/// the caller's transaction.
+/// Upserts one card at a time with four statements (prepared once per connection: `prepare` is
+/// the store's statement cache). Must run inside the caller's transaction.
 struct CardWriter {
     enum Outcome { case inserted, updated, unchanged }
 
@@ -11,11 +11,11 @@ struct CardWriter {
     private let touch: Statement
     private let db: Database
 
-    init(_ db: Database) throws {
+    init(_ db: Database, prepare: (String) throws -> Statement) throws {
         self.db = db
-        find = try db.prepare("SELECT id, content_hash FROM cards WHERE source_id = ?1 AND card_key = ?2")
+        find = try prepare("SELECT id, content_hash FROM cards WHERE source_id = ?1 AND card_key = ?2")
         // ?3…?13 are the content columns in `contentValues` order; ?14 is now.
-        insert = try db.prepare("""
+        insert = try prepare("""
             INSERT INTO cards (source_id, card_key, guid, title, description, link, image, published,
                                updated, author, kind, enclosures, content_hash,
                                first_seen_at, changed_at, last_seen_at, sort_date)
@@ -25,14 +25,14 @@ struct CardWriter {
         // Same numbering so both share `contentValues`; ?1 is the card's id, ?2 (the key) is bound
         // but unused (SQLite allows gaps).
         // first_seen_at and is_read are left alone on purpose.
-        update = try db.prepare("""
+        update = try prepare("""
             UPDATE cards SET guid = ?3, title = ?4, description = ?5, link = ?6, image = ?7,
                 published = ?8, updated = ?9, author = ?10, kind = ?11, enclosures = ?12,
                 content_hash = ?13, changed_at = ?14, last_seen_at = ?14,
                 sort_date = coalesce(?8, ?9, first_seen_at)
             WHERE id = ?1
             """)
-        touch = try db.prepare("UPDATE cards SET last_seen_at = ?2 WHERE id = ?1")
+        touch = try prepare("UPDATE cards SET last_seen_at = ?2 WHERE id = ?1")
     }
 
     func save(_ card: Card, key: CardKey, sourceID: SourceID, now: Timestamp) throws -> Outcome {

@@ -27,7 +27,7 @@ extension FeedStore {
     @discardableResult
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
                           validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
-        let updateSource = try db.prepare("""
+        let updateSource = try cachedStatement("""
             UPDATE sources SET
                 etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,
                 feed_description = ?6, feed_image = ?7, refresh_hint_seconds = ?8,
@@ -35,7 +35,7 @@ extension FeedStore {
                 last_error = NULL, consecutive_failures = 0, next_due_at = ?10
             WHERE id = ?1
             """)
-        let writer = try CardWriter(db)
+        let writer = try CardWriter(db, prepare: cachedStatement)
         var indexed: [SearchRow] = []
         let summary = try db.writeTransaction {
             try updateSource.execute([
@@ -85,7 +85,7 @@ extension FeedStore {
     /// is returned, so the caller can back off or give up.
     @discardableResult
     public func recordFailure(sourceID: SourceID, message: String, now: Timestamp, nextDue: Timestamp?) throws -> Int {
-        let statement = try db.prepare("""
+        let statement = try cachedStatement("""
             UPDATE sources SET last_attempt_at = ?2, last_error = ?3,
                 consecutive_failures = consecutive_failures + 1, next_due_at = ?4
             WHERE id = ?1
@@ -121,7 +121,7 @@ extension FeedStore {
 
     /// One UPDATE of the source row `?1` in its own transaction; `?2…` are `values`.
     private func updateSource(_ id: SourceID, _ assignments: String, _ values: [SQLValue]) throws {
-        let statement = try db.prepare("UPDATE sources SET \(assignments) WHERE id = ?1")
+        let statement = try cachedStatement("UPDATE sources SET \(assignments) WHERE id = ?1")
         try db.writeTransaction {
             try statement.execute([SQLValue(id)] + values)
             guard db.changes > 0 else { throw StorageError.noSuchSource(id: id) }
