@@ -80,8 +80,8 @@ final class SearchIndexThread: @unchecked Sendable {
                     let refresh = try indexer.refresh(rows)
                     indexed += refresh.indexed
                     last = refresh
-                    // The writer's log, copied here while it saves (see `UpdateRunner.checkpointPages`).
-                    try? indexer.checkpointCardsDatabase()
+                    // The logs, copied here while the writer saves (see `UpdateRunner.checkpointPages`).
+                    try? indexer.checkpoint()
                 } catch {
                     failure = error  // later refreshes would fail alike; the next run or search catches up
                 }

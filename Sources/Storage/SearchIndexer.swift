@@ -146,11 +146,12 @@ public final class SearchIndexer {
         }
     }
 
-    /// Copies the cards' database's write-ahead log into the database as far as it can without
-    /// waiting for anyone (a PASSIVE checkpoint), so that work is done on this connection's
-    /// thread while the writer goes on, rather than by the writer itself or when it closes.
-    public func checkpointCardsDatabase() throws {
-        try db.execute("PRAGMA store.wal_checkpoint(PASSIVE)")
+    /// Copies the write-ahead logs of the cards' database and of the index into their files as
+    /// far as it can without waiting for anyone (a PASSIVE checkpoint of both), so that work is
+    /// done on this connection's thread while the writer goes on, rather than by the writer
+    /// itself or when the connections close at the end of the run.
+    public func checkpoint() throws {
+        try db.execute("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
     private func refreshLocked(_ rows: SearchRows) throws -> SearchRefresh {

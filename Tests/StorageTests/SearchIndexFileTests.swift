@@ -88,7 +88,7 @@ final class SearchIndexFileTests: StoreTestCase {
         try store.db.execute("UPDATE cards SET last_seen_at = last_seen_at + 1")
         let indexer = try SearchIndexer(storePath: databasePath)
         XCTAssertEqual(try indexer.refresh().indexed, 1, "the committed card, read while the writer holds its lock")
-        XCTAssertNoThrow(try indexer.checkpointCardsDatabase())
+        XCTAssertNoThrow(try indexer.checkpoint())
         try store.db.execute("COMMIT")
         XCTAssertEqual(try found("ferret"), ["a"])
     }
