@@ -14,7 +14,7 @@ public final class FeedStreamParser {
     private var mode = Mode.sniffing
     private var head: [UInt8] = []
     private var transcoder: Transcoder?
-    private var prepass = XMLPrepass()
+    private var prepass: XMLPrepass
     private var builder: XMLFeedBuilder?
     private var parser: PushParser?
     private var pipeline: CardPipeline?
@@ -28,6 +28,7 @@ public final class FeedStreamParser {
 
     public init(options: ParseOptions = ParseOptions(), onCard: @escaping (Card) -> Void) {
         self.options = options
+        prepass = XMLPrepass(textAsCDATA: options.escapedTextAsCDATA)
         self.onCard = onCard
     }
 

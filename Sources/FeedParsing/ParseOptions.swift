@@ -21,6 +21,9 @@ public struct ParseOptions: Sendable {
     /// `FeedStreamParser.finish()` returns (or throws). Memory stays bounded: the parser waits
     /// when the second thread falls behind.
     public var concurrentCards = false
+    /// Whether the prepass hands escaped text to libxml2 as CDATA (`XMLPrepass`); off only in
+    /// tests that compare both readings.
+    var escapedTextAsCDATA = true
 
     public init(baseURL: String? = nil, charset: String? = nil, maxBytes: Int = 256 << 20,
                 maxDepth: Int = 200, maxTextBytes: Int = 4 << 20) {

@@ -16,13 +16,32 @@ import Markup
 ///   entities expand to nothing, so no file or URL is ever read.
 ///
 /// CDATA sections, comments and processing instructions pass through untouched.
+///
+/// Text that holds references (escaped HTML: `&lt;p&gt;Hi &amp; bye&lt;/p&gt;`) is rewritten as a
+/// CDATA section from its first reference to the next markup (`<![CDATA[<p>Hi & bye</p>]]>`),
+/// the predefined and numeric references decoded: the same characters for the parser, which
+/// hands a CDATA section over in one piece, where each reference in text costs it a parse and
+/// a callback of its own (a description with a hundred tags was eight hundred callbacks). It
+/// needs to know text from tags: a tag runs from `<` to the first `>` outside quotes. Other
+/// references (HTML names, declared entities) end the section and are rewritten as above; a
+/// `]]>` in the text is split across two sections; line ends become `\n`, as the parser does
+/// in text.
 final class XMLPrepass {
     static let expansionBudget = 1 << 20
     static let maxEntityDepth = 8
 
-    private enum State { case beforeRoot, content, comment, cdata, pi, doctype }
+    private enum State { case beforeRoot, content, tag, textCDATA, comment, cdata, pi, doctype }
     private var state = State.beforeRoot
     private var carry: [UInt8] = []
+    /// In `.tag`: the quote of the attribute value being read, or 0.
+    private var tagQuote: UInt8 = 0
+    /// Whether text with references becomes CDATA (see the type's comment); off only in tests
+    /// that compare both readings.
+    private let textAsCDATA: Bool
+
+    init(textAsCDATA: Bool = true) {
+        self.textAsCDATA = textAsCDATA
+    }
 
     // DOCTYPE tracking.
     private var doctype: [UInt8] = []
@@ -73,9 +92,83 @@ final class XMLPrepass {
                     guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
                 } else if c == UInt8(ascii: "&") {
+                    if textAsCDATA {
+                        switch Self.inlineReference(b, i, final: final) {
+                        case .needMore: carry(b, from: i); return
+                        case .decoded(let scalar, let length):
+                            out.append(contentsOf: Self.cdataOpen)
+                            Self.writeUTF8(scalar, into: &out)
+                            state = .textCDATA
+                            i += length
+                            continue
+                        case .other: break
+                        }
+                    }
                     guard let used = reference(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
                 } else {
+                    i += 1   // a forbidden control character
+                }
+            case .tag:
+                // To the `>` that ends the tag, outside quotes; references in attribute values
+                // are rewritten as in text, never turned into CDATA.
+                var j = i
+                var ended = false
+                while j < n {
+                    let c = b[j]
+                    if c == UInt8(ascii: "&") || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) { break }
+                    if tagQuote != 0 {
+                        if c == tagQuote { tagQuote = 0 }
+                    } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                        tagQuote = c
+                    } else if c == UInt8(ascii: ">") {
+                        j += 1
+                        ended = true
+                        break
+                    } else if c == UInt8(ascii: "<") {
+                        ended = true   // an unclosed tag: the `<` starts the next markup
+                        break
+                    }
+                    j += 1
+                }
+                if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
+                if ended { state = .content; tagQuote = 0; continue }
+                if i >= n { break }
+                if b[i] == UInt8(ascii: "&") {
+                    guard let used = reference(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                    i += used
+                } else {
+                    i += 1   // a forbidden control character
+                }
+            case .textCDATA:
+                var j = i
+                Self.cdataTextStops.withUnsafeBufferPointer { stops in
+                    while j < n && !stops[Int(b[j])] { j += 1 }
+                }
+                if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
+                if i >= n { break }
+                switch b[i] {
+                case UInt8(ascii: "<"):
+                    out.append(contentsOf: Self.cdataClose)
+                    state = .content
+                case UInt8(ascii: "&"):
+                    switch Self.inlineReference(b, i, final: final) {
+                    case .needMore: carry(b, from: i); return
+                    case .decoded(let scalar, let length):
+                        if scalar == 0x3E { Self.appendCDATAGreaterThan(into: &out) } else { Self.writeUTF8(scalar, into: &out) }
+                        i += length
+                    case .other:
+                        out.append(contentsOf: Self.cdataClose)   // the text path rewrites it
+                        state = .content
+                    }
+                case UInt8(ascii: ">"):
+                    Self.appendCDATAGreaterThan(into: &out)
+                    i += 1
+                case 0x0D:
+                    if i + 1 >= n && !final { carry(b, from: i); return }
+                    out.append(0x0A)
+                    i += (i + 1 < n && b[i + 1] == 0x0A) ? 2 : 1
+                default:
                     i += 1   // a forbidden control character
                 }
             case .comment, .cdata, .pi:
@@ -109,6 +202,76 @@ final class XMLPrepass {
                 i = consumeDoctype(b, i)
             }
         }
+        if final && state == .textCDATA {
+            out.append(contentsOf: Self.cdataClose)
+            state = .content
+        }
+    }
+
+    /// The bytes that end a run of text inside a CDATA section of ours: `&`, `<`, `>` (after
+    /// `]]` it would end the section), CR (line ends) and the controls XML forbids.
+    private static let cdataTextStops: [Bool] = (0...255).map { c in
+        c == 0x26 || c == 0x3C || c == 0x3E || c == 0x0D || (c < 0x20 && c != 0x09 && c != 0x0A)
+    }
+    private static let cdataClose = Array("]]>".utf8)
+    /// `>` right after `]]` (written or decoded): the section ends after the `]]` and the `>`
+    /// starts the next, so the text reads `]]>` and no section ends early.
+    private static let closeAndReopen = Array("]]><![CDATA[>".utf8)
+
+    /// Appends `>` to the text of an open CDATA section of ours.
+    private static func appendCDATAGreaterThan(into out: inout [UInt8]) {
+        let n = out.count
+        if n >= 2, out[n - 1] == UInt8(ascii: "]"), out[n - 2] == UInt8(ascii: "]") {
+            out.append(contentsOf: closeAndReopen)
+        } else {
+            out.append(UInt8(ascii: ">"))
+        }
+    }
+
+    private enum InlineReference {
+        /// More input is needed to read it.
+        case needMore
+        /// A predefined or numeric reference to an allowed character: the character and the
+        /// reference's length.
+        case decoded(UInt32, Int)
+        /// Anything else (HTML name, declared entity, a bare `&`, a forbidden character, a
+        /// possible Latin-1 lead of double-encoded UTF-8): for `reference`.
+        case other
+    }
+
+    /// At a `&`: a reference CDATA can hold decoded.
+    private static func inlineReference(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool) -> InlineReference {
+        let n = b.count
+        var j = i + 1
+        let limit = min(n, i + 16)
+        while j < limit, b[j] != UInt8(ascii: ";") {
+            let c = b[j]
+            let nameChar = (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == UInt8(ascii: "#")
+            if !nameChar { return .other }
+            j += 1
+        }
+        if j >= n { return final || n - i >= 16 ? .other : .needMore }
+        guard b[j] == UInt8(ascii: ";"), j > i + 1 else { return .other }
+        if let code = predefined(b, from: i + 1, to: j) { return .decoded(UInt32(code), j - i + 1) }
+        guard b[i + 1] == UInt8(ascii: "#"), let value = numericValue(Array(b[(i + 1)..<j])),
+              !(0xC2...0xF4).contains(value), let scalar = acceptableScalar(value) else { return .other }
+        return .decoded(scalar, j - i + 1)
+    }
+
+    /// `scalar` (a valid Unicode scalar) in UTF-8.
+    private static func writeUTF8(_ scalar: UInt32, into out: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            out.append(UInt8(scalar))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | scalar >> 6)); out.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12)); out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18)); out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F)); out.append(UInt8(0x80 | scalar & 0x3F))
+        }
     }
 
     /// The bytes that end a run of plain content: `&`, `<` and the controls XML forbids.
@@ -139,8 +302,8 @@ final class XMLPrepass {
             return true
         }
         if avail >= 2, b[i + 1] == UInt8(ascii: "?") { out.append(contentsOf: [60, 63]); state = .pi; return 2 }
-        if avail >= 2, b[i + 1] != UInt8(ascii: "!") { out.append(60); return 1 }
-        if avail < 2 { if final { out.append(60); return 1 }; return nil }
+        if avail >= 2, b[i + 1] != UInt8(ascii: "!") { out.append(60); state = .tag; tagQuote = 0; return 1 }
+        if avail < 2 { if final { out.append(60); state = .tag; return 1 }; return nil }
         switch matches(Self.commentOpen) {
         case .none: return nil
         case .some(true): out.append(contentsOf: Self.commentOpen); state = .comment; return 4
@@ -159,7 +322,9 @@ final class XMLPrepass {
             return 9
         default: break
         }
-        out.append(60)
+        out.append(60)   // another declaration (`<!ELEMENT`…): read as a tag
+        state = .tag
+        tagQuote = 0
         return 1
     }
 

@@ -1,0 +1,123 @@
+import FeedModel
+import TestSupport
+import XCTest
+@testable import FeedParsing
+
+/// The prepass (`XMLPrepass`) turns text with references into CDATA for libxml2: the bytes it
+/// writes, and the same cards as the reading without that step, whole or in chunks.
+final class PrepassTests: XCTestCase {
+    private func prepass(_ text: String, textAsCDATA: Bool = true, chunk: Int? = nil) -> String {
+        let bytes = Array(text.utf8)
+        let pass = XMLPrepass(textAsCDATA: textAsCDATA)
+        var out: [UInt8] = []
+        let size = max(1, chunk ?? bytes.count)
+        var start = 0
+        repeat {
+            let end = min(bytes.count, start + size)
+            bytes[start..<end].withUnsafeBufferPointer { pass.process($0, final: end == bytes.count, into: &out) }
+            start = end
+        } while start < bytes.count
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func testEscapedTextBecomesOneCDATASection() {
+        XCTAssertEqual(prepass("<d>&lt;p&gt;Hi &amp; bye&lt;/p&gt;</d>"), "<d><![CDATA[<p>Hi & bye</p>]]></d>")
+        XCTAssertEqual(prepass("<d>Plain text</d>"), "<d>Plain text</d>", "text without references stays text")
+        XCTAssertEqual(prepass("<d>5 &#8364; &#x1F600;</d>"), "<d>5 <![CDATA[€ 😀]]></d>", "numeric references decoded")
+        XCTAssertEqual(prepass("<d>caf&#233;</d>"), "<d>caf&#233;</d>", "a possible lead of double-encoded UTF-8 goes the old way")
+        XCTAssertEqual(prepass("<d>&#150;</d>"), "<d><![CDATA[–]]></d>", "windows-1252 numbers read as meant")
+    }
+
+    func testAttributesAreRewrittenNeverTurnedIntoCDATA() {
+        XCTAssertEqual(prepass(#"<a href="x?a=1&amp;b=2" t='1>2'>&lt;</a>"#),
+                       #"<a href="x?a=1&#38;b=2" t='1>2'><![CDATA[<]]></a>"#)
+        XCTAssertEqual(prepass("<a b=\"&lt;\"/>&gt;"), "<a b=\"&#60;\"/><![CDATA[>]]>")
+    }
+
+    func testOtherReferencesEndTheSection() {
+        // An HTML name and a possible lead byte of double-encoded UTF-8 go the old way.
+        XCTAssertEqual(prepass("<d>&lt;b&gt;&eacute;&lt;/b&gt;</d>"),
+                       "<d><![CDATA[<b>]]>&#233;<![CDATA[</b>]]></d>")
+        XCTAssertEqual(prepass("<d>&lt;&#226;&#128;&#166;</d>"), "<d><![CDATA[<]]>&#8230;</d>")
+        XCTAssertEqual(prepass("<d>&lt;a &bogus; b</d>"), "<d><![CDATA[<a ]]>&#38;bogus; b</d>")
+        XCTAssertEqual(prepass("<d>&lt;a & b</d>"), "<d><![CDATA[<a ]]>&#38; b</d>")
+    }
+
+    func testNoSectionEndsEarly() {
+        XCTAssertEqual(prepass("<d>&lt;x]]&gt;y</d>"), "<d><![CDATA[<x]]]]><![CDATA[>y]]></d>")
+        XCTAssertEqual(prepass("<d>&amp;]]>z</d>"), "<d><![CDATA[&]]]]><![CDATA[>z]]></d>")
+        XCTAssertEqual(prepass("<d>&#93;&#93;&#62;</d>"), "<d><![CDATA[]]]]><![CDATA[>]]></d>")
+    }
+
+    func testLineEndsAndForbiddenCharacters() {
+        XCTAssertEqual(prepass("<d>&lt;a\r\nb\rc\u{01}d</d>"), "<d><![CDATA[<a\nb\ncd]]></d>")
+        XCTAssertEqual(prepass("<d>&lt;a</d>"), prepass("<d>&lt;a</d>", chunk: 1))
+    }
+
+    func testAnUnfinishedSectionIsClosedAtTheEnd() {
+        XCTAssertEqual(prepass("<d>&lt;a"), "<d><![CDATA[<a]]>")
+    }
+
+    /// Any split of the input gives the same bytes.
+    func testChunksDoNotMatter() {
+        let doc = "<?xml version=\"1.0\"?><r a=\"&amp;>\">&lt;p&gt;x]]&gt;\r\n&#x263A;&eacute;<![CDATA[k]]><!-- &lt; -->&lt;</r>"
+        let whole = prepass(doc)
+        for size in 1...12 { XCTAssertEqual(prepass(doc, chunk: size), whole, "chunks of \(size)") }
+    }
+
+    // MARK: - Same cards either way
+
+    private func cards(_ bytes: [UInt8], textAsCDATA: Bool) -> String {
+        var options = ParseOptions(baseURL: "https://example.org/feed")
+        options.escapedTextAsCDATA = textAsCDATA
+        guard let feed = try? FeedParser.parse(bytes, options: options) else { return "error" }
+        return CardJSON.feed(feed.feed) + feed.cards.map { CardJSON.card($0) }.joined(separator: "\n")
+    }
+
+    func testTheFixturesGiveTheSameCardsEitherWay() throws {
+        let folder = Fixtures.url("feeds")
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { ["xml", "rss", "atom"].contains($0.pathExtension) }
+        XCTAssertGreaterThan(files.count, 10)
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            XCTAssertEqual(cards(bytes, textAsCDATA: true), cards(bytes, textAsCDATA: false), file.lastPathComponent)
+        }
+    }
+
+    /// Random feeds of the pieces that matter here (escaped markup, references of every kind,
+    /// `]]>`, quotes and `>` in attributes, CDATA, comments, line ends): the same cards. (Not a
+    /// literal `]]>` in text: XML forbids it, and libxml2's recovery drops a `]` that the CDATA
+    /// reading keeps.)
+    func testRandomDocumentsGiveTheSameCardsEitherWay() {
+        var rng = SplitMix(seed: 0x5eed)
+        let pieces = ["&lt;p&gt;", "&lt;/p&gt;", "&amp;", "&amp;eacute;", "&quot;", "&apos;", "&#233;", "&#x1F600;",
+                      "&#150;", "&#0;", "&#226;&#128;&#166;", "&eacute;", "&nbsp;", "&bogus;", "& ", "]]&gt;",
+                      "&#93;&#93;&#62;", "\r\n", "\r", "text ", "<![CDATA[c]]>", "<!-- &lt; -->", "&lt;img src=\"a.png\"&gt;",
+                      "&lt;a href=&quot;/x&quot;&gt;l&lt;/a&gt;", "&lt;script&gt;x&lt;/script&gt;", "<b>bold</b>", "é", ">"]
+        for round in 0..<300 {
+            var items = ""
+            for n in 0..<(1 + rng.next() % 3) {
+                var text = ""
+                for _ in 0..<(rng.next() % 12) { text += pieces[rng.next() % pieces.count] }
+                let attribute = rng.next() % 2 == 0 ? " a=\"1>2 &amp; &lt;\"" : ""
+                items += "<item\(attribute)><title>t\(n) \(text)</title><description>\(text)</description><guid>g\(n)</guid></item>"
+            }
+            let doc = Array(rss(items).utf8)
+            XCTAssertEqual(cards(doc, textAsCDATA: true), cards(doc, textAsCDATA: false), "round \(round): \(String(decoding: doc, as: UTF8.self))")
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
+    }
+}
