@@ -91,8 +91,8 @@ final class XMLPrepass {
                 if c == UInt8(ascii: "<") {
                     guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
-                } else if c == UInt8(ascii: "&") {
-                    if textAsCDATA {
+                } else {
+                    if c == UInt8(ascii: "&") && textAsCDATA {
                         switch Self.inlineReference(b, i, final: final) {
                         case .needMore: carry(b, from: i); return
                         case .decoded(let scalar, let length):
@@ -104,10 +104,8 @@ final class XMLPrepass {
                         case .other: break
                         }
                     }
-                    guard let used = reference(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                    guard let used = referenceOrControl(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
-                } else {
-                    i += 1   // a forbidden control character
                 }
             case .tag:
                 // To the `>` that ends the tag, outside quotes; references in attribute values
@@ -134,12 +132,8 @@ final class XMLPrepass {
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if ended { state = .content; tagQuote = 0; continue }
                 if i >= n { break }
-                if b[i] == UInt8(ascii: "&") {
-                    guard let used = reference(b, i, final: final, into: &out) else { carry(b, from: i); return }
-                    i += used
-                } else {
-                    i += 1   // a forbidden control character
-                }
+                guard let used = referenceOrControl(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                i += used
             case .textCDATA:
                 var j = i
                 Self.cdataTextStops.withUnsafeBufferPointer { stops in
@@ -206,6 +200,13 @@ final class XMLPrepass {
             out.append(contentsOf: Self.cdataClose)
             state = .content
         }
+    }
+
+    /// At a `&` or a control character XML forbids, in text or in a tag: writes the rewritten
+    /// reference, or drops the character; returns the bytes consumed, nil when more input is needed.
+    private func referenceOrControl(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+        guard b[i] == UInt8(ascii: "&") else { return 1 }
+        return reference(b, i, final: final, into: &out)
     }
 
     /// The bytes that end a run of text inside a CDATA section of ours: `&`, `<`, `>` (after
