@@ -213,7 +213,8 @@ public final class SearchIndexer {
             }
         }
         // New cards above the mark: from the rows given when they cover the range (ids are
-        // distinct, so as many rows in the range as ids in it means all of them), else id by id.
+        // distinct, so as many rows in the range as ids in it means all of them; a row of a card
+        // deleted since is undone by its logged delete below), else id by id.
         if store.cardsThrough > index.cardsThrough {
             let given = rows.byID.values.filter { $0.id > index.cardsThrough && $0.id <= store.cardsThrough }
             if Int64(given.count) == store.cardsThrough - index.cardsThrough {
