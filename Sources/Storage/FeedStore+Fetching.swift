@@ -22,8 +22,8 @@ extension FeedStore {
     }
 
     /// `saveFetch` of cards prepared elsewhere (another thread, say): the same rules. When they
-    /// carry their search text, the new and changed cards' index rows are kept for the next
-    /// `refreshSearchIndex` once the transaction has committed.
+    /// carry their search text, the new cards' index rows are kept for the next
+    /// refresh of the search index once the transaction has committed.
     @discardableResult
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
                           validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
@@ -55,9 +55,9 @@ extension FeedStore {
                 case .updated: summary.updated += 1
                 case .unchanged: summary.unchanged += 1
                 }
-                if outcome != .unchanged {
-                    // Without text the row is nil: any older backlog row of this id goes (the id
-                    // of a deleted card is given again), and the refresh reads the card instead.
+                if outcome == .inserted {
+                    // Without text the row is nil: the refresh reads the card instead. (A changed
+                    // card is logged by a trigger and always read back: see `SearchIndexer`.)
                     indexed.append(SearchRow(id: id, title: entry.card.title, text: entry.searchText, author: entry.card.author,
                                              fromMemory: prepared.hasSearchText))
                 }

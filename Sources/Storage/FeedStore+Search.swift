@@ -4,8 +4,9 @@ import FeedModel
 extension FeedStore {
     /// Brings the search index up to the cards, with the rows of the cards this connection
     /// saved since (their text is extracted already), lets the change log go up to where the
-    /// index has read it, and attaches the index for searching. Returns how many cards were indexed. Cheap when nothing is waiting
-    /// (three indexed reads, no lock), so every search calls it.
+    /// index has read it, and attaches the index for searching. Returns how many cards were
+    /// indexed. Cheap when nothing is waiting (one query of indexed reads, no lock), so every
+    /// search calls it.
     @discardableResult
     public func refreshSearchIndex() throws -> Int {
         // The usual case of a search: nothing waiting. Checked on this connection (the index
