@@ -28,7 +28,7 @@ public final class FeedStreamParser {
 
     public init(options: ParseOptions = ParseOptions(), onCard: @escaping (Card) -> Void) {
         self.options = options
-        prepass = XMLPrepass(textAsCDATA: options.escapedTextAsCDATA)
+        prepass = XMLPrepass(handOver: options.textHandOver)
         self.onCard = onCard
     }
 
@@ -128,6 +128,7 @@ public final class FeedStreamParser {
         }
         let b = XMLFeedBuilder(documentBase: options.baseURL, maxDepth: options.maxDepth,
                                maxTextBytes: options.maxTextBytes, emit: emit)
+        b.sideText = prepass.side
         builder = b
         parser = try PushParser(receiver: b)
     }

@@ -21,9 +21,9 @@ public struct ParseOptions: Sendable {
     /// `FeedStreamParser.finish()` returns (or throws). Memory stays bounded: the parser waits
     /// when the second thread falls behind.
     public var concurrentCards = false
-    /// Whether the prepass hands escaped text to libxml2 as CDATA (`XMLPrepass`); off only in
-    /// tests that compare both readings.
-    var escapedTextAsCDATA = true
+    /// How the prepass hands text to libxml2 (`TextHandOver`); other than the default only in
+    /// tests that compare the readings.
+    var textHandOver = TextHandOver.sideChannel
 
     public init(baseURL: String? = nil, charset: String? = nil, maxBytes: Int = 256 << 20,
                 maxDepth: Int = 200, maxTextBytes: Int = 4 << 20) {

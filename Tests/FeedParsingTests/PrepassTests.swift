@@ -6,9 +6,9 @@ import XCTest
 /// The prepass (`XMLPrepass`) turns text with references into CDATA for libxml2: the bytes it
 /// writes, and the same cards as the reading without that step, whole or in chunks.
 final class PrepassTests: XCTestCase {
-    private func prepass(_ text: String, textAsCDATA: Bool = true, chunk: Int? = nil) -> String {
+    private func prepass(_ text: String, handOver: TextHandOver = .cdata, chunk: Int? = nil) -> String {
         let bytes = Array(text.utf8)
-        let pass = XMLPrepass(textAsCDATA: textAsCDATA)
+        let pass = XMLPrepass(handOver: handOver)
         var out: [UInt8] = []
         let size = max(1, chunk ?? bytes.count)
         var start = 0
@@ -58,6 +58,24 @@ final class PrepassTests: XCTestCase {
         XCTAssertEqual(prepass("<d>&lt;a"), "<d><![CDATA[<a]]>")
     }
 
+    /// With the side channel the texts leave the stream: libxml2 sees an instruction per text,
+    /// named by this document's token and numbered; CDATA sections go the same way.
+    func testTheSideChannelKeepsTextsOutOfTheStream() {
+        let pass = XMLPrepass(handOver: .sideChannel)
+        let side = try! XCTUnwrap(pass.side)
+        var out: [UInt8] = []
+        Array("<d>&lt;p&gt;Hi]]&gt;</d><e><![CDATA[raw <b>]]></e><f><![CDATA[]]></f>".utf8).withUnsafeBufferPointer {
+            pass.process($0, final: true, into: &out)
+        }
+        let token = String(decoding: side.token.dropLast(), as: UTF8.self)
+        XCTAssertTrue(token.hasPrefix("feeds") && token.count == 21, token)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "<d><?\(token) 0?></d><e><?\(token) 1?></e><f></f>")
+        var taken: [String] = []
+        for n in [1, 0, 1, 2] { side.take(n) { taken.append(String(decoding: $0, as: UTF8.self)) } }
+        XCTAssertEqual(taken, ["raw <b>"], "text 1; then 0 was skipped, 1 taken, 2 never written")
+        XCTAssertNotEqual(SideText().token, side.token, "a token per document")
+    }
+
     /// Any split of the input gives the same bytes.
     func testChunksDoNotMatter() {
         let doc = "<?xml version=\"1.0\"?><r a=\"&amp;>\">&lt;p&gt;x]]&gt;\r\n&#x263A;&eacute;<![CDATA[k]]><!-- &lt; -->&lt;</r>"
@@ -67,10 +85,23 @@ final class PrepassTests: XCTestCase {
 
     // MARK: - Same cards either way
 
-    private func cards(_ bytes: [UInt8], textAsCDATA: Bool) -> String {
+    /// The feed and its cards, the input pushed whole or in chunks of `chunk` bytes.
+    private func parse(_ bytes: [UInt8], _ options: ParseOptions, chunk: Int?) throws -> (feed: FeedInfo, cards: [Card]) {
+        var cards: [Card] = []
+        let parser = FeedStreamParser(options: options) { cards.append($0) }
+        let size = max(1, chunk ?? bytes.count)
+        var i = 0
+        while i < bytes.count {
+            try parser.push(Array(bytes[i..<min(bytes.count, i + size)]))
+            i += size
+        }
+        return (try parser.finish().feed, cards)
+    }
+
+    private func cards(_ bytes: [UInt8], _ handOver: TextHandOver, chunk: Int? = nil) -> String {
         var options = ParseOptions(baseURL: "https://example.org/feed")
-        options.escapedTextAsCDATA = textAsCDATA
-        guard let feed = try? FeedParser.parse(bytes, options: options) else { return "error" }
+        options.textHandOver = handOver
+        guard let feed = try? parse(bytes, options, chunk: chunk) else { return "error" }
         return CardJSON.feed(feed.feed) + feed.cards.map { CardJSON.card($0) }.joined(separator: "\n")
     }
 
@@ -81,7 +112,10 @@ final class PrepassTests: XCTestCase {
         XCTAssertGreaterThan(files.count, 10)
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))
-            XCTAssertEqual(cards(bytes, textAsCDATA: true), cards(bytes, textAsCDATA: false), file.lastPathComponent)
+            let plain = cards(bytes, .plain)
+            XCTAssertEqual(cards(bytes, .cdata), plain, file.lastPathComponent)
+            XCTAssertEqual(cards(bytes, .sideChannel), plain, file.lastPathComponent)
+            XCTAssertEqual(cards(bytes, .sideChannel, chunk: 7), plain, file.lastPathComponent + " in chunks")
         }
     }
 
@@ -104,7 +138,11 @@ final class PrepassTests: XCTestCase {
                 items += "<item\(attribute)><title>t\(n) \(text)</title><description>\(text)</description><guid>g\(n)</guid></item>"
             }
             let doc = Array(rss(items).utf8)
-            XCTAssertEqual(cards(doc, textAsCDATA: true), cards(doc, textAsCDATA: false), "round \(round): \(String(decoding: doc, as: UTF8.self))")
+            let plain = cards(doc, .plain)
+            let text = String(decoding: doc, as: UTF8.self)
+            XCTAssertEqual(cards(doc, .cdata), plain, "round \(round): \(text)")
+            XCTAssertEqual(cards(doc, .sideChannel), plain, "round \(round): \(text)")
+            XCTAssertEqual(cards(doc, .sideChannel, chunk: 1 + rng.next() % 40), plain, "round \(round) in chunks: \(text)")
         }
     }
 }

@@ -25,7 +25,20 @@ import Markup
 /// needs to know text from tags: a tag runs from `<` to the first `>` outside quotes. Other
 /// references (HTML names, declared entities) end the section and are rewritten as above; a
 /// `]]>` in the text is split across two sections; line ends become `\n`, as the parser does
-/// in text.
+/// in text. With `TextHandOver.sideChannel` (what `FeedStreamParser` uses) those sections and
+/// the document's own CDATA sections do not reach libxml2 at all: they go to `side` and a
+/// processing instruction stands in their place (`SideText`), so libxml2 reads markup only.
+/// How the prepass hands text to libxml2.
+enum TextHandOver: Sendable {
+    /// References rewritten as numeric ones, in text (libxml2 parses each).
+    case plain
+    /// Text with references as one CDATA section (see `XMLPrepass`).
+    case cdata
+    /// Text with references and CDATA sections around libxml2 (`SideText`): libxml2 sees a
+    /// processing instruction in their place.
+    case sideChannel
+}
+
 final class XMLPrepass {
     static let expansionBudget = 1 << 20
     static let maxEntityDepth = 8
@@ -35,12 +48,18 @@ final class XMLPrepass {
     private var carry: [UInt8] = []
     /// In `.tag`: the quote of the attribute value being read, or 0.
     private var tagQuote: UInt8 = 0
-    /// Whether text with references becomes CDATA (see the type's comment); off only in tests
-    /// that compare both readings.
-    private let textAsCDATA: Bool
+    /// How text reaches libxml2 (see `TextHandOver`).
+    private let handOver: TextHandOver
+    /// With `.sideChannel`: where the texts go, and where the open one (a CDATA section written
+    /// into `out` as in `.cdata`, moved out when it ends or the chunk does) starts in `out`:
+    /// its `<![CDATA[` (when written in this chunk) and its first byte.
+    let side: SideText?
+    private var sideOpenAt = 0
+    private var sideContentStart = 0
 
-    init(textAsCDATA: Bool = true) {
-        self.textAsCDATA = textAsCDATA
+    init(handOver: TextHandOver = .cdata) {
+        self.handOver = handOver
+        side = handOver == .sideChannel ? SideText() : nil
     }
 
     // DOCTYPE tracking.
@@ -67,6 +86,13 @@ final class XMLPrepass {
         var i = 0
         let n = b.count
         out.reserveCapacity(out.count + n + 64)
+        if side != nil {
+            if state == .textCDATA || state == .cdata { sideOpenAt = out.count; sideContentStart = out.count }
+        }
+        defer {
+            // A text never spans chunks: what is open goes now (the builder joins the pieces).
+            if side != nil, state == .textCDATA || state == .cdata { moveTextAside(&out) }
+        }
         while i < n {
             switch state {
             case .beforeRoot:
@@ -92,11 +118,13 @@ final class XMLPrepass {
                     guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
                 } else {
-                    if c == UInt8(ascii: "&") && textAsCDATA {
+                    if c == UInt8(ascii: "&") && handOver != .plain {
                         switch Self.inlineReference(b, i, final: final) {
                         case .needMore: carry(b, from: i); return
                         case .decoded(let scalar, let length):
+                            sideOpenAt = out.count
                             out.append(contentsOf: Self.cdataOpen)
+                            sideContentStart = out.count
                             Self.writeUTF8(scalar, into: &out)
                             state = .textCDATA
                             i += length
@@ -143,20 +171,18 @@ final class XMLPrepass {
                 if i >= n { break }
                 switch b[i] {
                 case UInt8(ascii: "<"):
-                    out.append(contentsOf: Self.cdataClose)
-                    state = .content
+                    endTextSection(&out)
                 case UInt8(ascii: "&"):
                     switch Self.inlineReference(b, i, final: final) {
                     case .needMore: carry(b, from: i); return
                     case .decoded(let scalar, let length):
-                        if scalar == 0x3E { Self.appendCDATAGreaterThan(into: &out) } else { Self.writeUTF8(scalar, into: &out) }
+                        if scalar == 0x3E { appendGreaterThan(into: &out) } else { Self.writeUTF8(scalar, into: &out) }
                         i += length
                     case .other:
-                        out.append(contentsOf: Self.cdataClose)   // the text path rewrites it
-                        state = .content
+                        endTextSection(&out)   // the text path rewrites it
                     }
                 case UInt8(ascii: ">"):
-                    Self.appendCDATAGreaterThan(into: &out)
+                    appendGreaterThan(into: &out)
                     i += 1
                 case 0x0D:
                     if i + 1 >= n && !final { carry(b, from: i); return }
@@ -171,6 +197,15 @@ final class XMLPrepass {
                 var j = i
                 var found = false
                 while j < n {
+                    if let base = b.baseAddress {
+                        // Words without the terminator's first byte or a control byte go by eight.
+                        while j + 8 <= n {
+                            let w = ByteScan.word(base, j)
+                            if ByteScan.hasLess(w, 0x20) || ByteScan.has(w, t0) { break }
+                            j += 8
+                        }
+                        if j >= n { break }
+                    }
                     let c = b[j]
                     if c == t0 {
                         if j + termLength > n { break }
@@ -181,7 +216,12 @@ final class XMLPrepass {
                     }
                     j += 1
                 }
-                if found {
+                if found && side != nil && state == .cdata {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                    moveTextAside(&out)
+                    i = j + termLength
+                    state = .content
+                } else if found {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(j + termLength)]))
                     i = j + termLength
                     state = .content
@@ -196,10 +236,31 @@ final class XMLPrepass {
                 i = consumeDoctype(b, i)
             }
         }
-        if final && state == .textCDATA {
-            out.append(contentsOf: Self.cdataClose)
-            state = .content
-        }
+        if final && state == .textCDATA { endTextSection(&out) }
+    }
+
+    /// Ends a text section of ours: `]]>`, or with the side channel the text moves aside.
+    private func endTextSection(_ out: inout [UInt8]) {
+        if side != nil { moveTextAside(&out) } else { out.append(contentsOf: Self.cdataClose) }
+        state = .content
+    }
+
+    /// With the side channel: the open text (from `sideContentStart`) goes to `side`, and an
+    /// instruction naming it replaces it and its `<![CDATA[` in `out`.
+    private func moveTextAside(_ out: inout [UInt8]) {
+        guard let side else { return }
+        side.open()
+        out.withUnsafeBufferPointer { side.append(UnsafeBufferPointer(rebasing: $0[sideContentStart...])) }
+        out.removeSubrange(sideOpenAt...)
+        side.close(writingInstructionInto: &out)
+        sideOpenAt = out.count
+        sideContentStart = out.count
+    }
+
+    /// Appends `>` to the open text section: after `]]` it would end a CDATA section, so there
+    /// the section ends and the `>` starts the next (with the side channel, no section: as is).
+    private func appendGreaterThan(into out: inout [UInt8]) {
+        if side == nil { Self.appendCDATAGreaterThan(into: &out) } else { out.append(UInt8(ascii: ">")) }
     }
 
     /// At a `&` or a control character XML forbids, in text or in a tag: writes the rewritten
@@ -312,7 +373,12 @@ final class XMLPrepass {
         }
         switch matches(Self.cdataOpen) {
         case .none: return nil
-        case .some(true): out.append(contentsOf: Self.cdataOpen); state = .cdata; return 9
+        case .some(true):
+            sideOpenAt = out.count
+            out.append(contentsOf: Self.cdataOpen)
+            sideContentStart = out.count
+            state = .cdata
+            return 9
         default: break
         }
         switch matches(Self.doctypeOpen, caseless: true) {

@@ -104,6 +104,10 @@ final class PushParser {
         }
         handler.characters = text
         handler.cdataBlock = text
+        handler.processingInstruction = { ctx, target, data in
+            guard let ctx, let target else { return }
+            Unmanaged<XMLFeedBuilder>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.instruction(target, data) }
+        }
         // Errors are counted by libxml2 in the context; the default printers write to stderr.
         handler.error = nil
         handler.warning = nil

@@ -172,6 +172,16 @@ final class XMLFeedBuilder {
         _ = frame
     }
 
+    /// The texts the prepass kept out of libxml2's way (`SideText`), if it does.
+    var sideText: SideText?
+
+    /// A processing instruction: one of the prepass's stands for a text (`SideText`); the
+    /// document's own are ignored.
+    func instruction(_ target: UnsafePointer<UInt8>, _ data: UnsafePointer<UInt8>?) {
+        guard let side = sideText, side.isToken(target), let number = SideText.number(data) else { return }
+        side.take(number) { characters($0) }
+    }
+
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard capture != nil else { return }
         if capture!.buffer.count + bytes.count > maxTextBytes {

@@ -1,0 +1,112 @@
+/// Text that goes around libxml2 (`TextHandOver.sideChannel`): the prepass keeps a run of text
+/// here and writes `<?TOKEN N?>` in its place; libxml2 reports that processing instruction where
+/// the text stood, and the builder takes text N from here. libxml2 then never scans the text
+/// (most of a feed's bytes) only to hand it over unchanged.
+///
+/// TOKEN is random per document, so a document cannot name a text of its own; N counts up, so
+/// an instruction libxml2 drops (in its recovery from an error) cannot shift the texts after it.
+/// Memory: taken texts go when all are taken (after each chunk, usually), and no more than
+/// `maxWaitingBytes` wait (past that, the ones waiting are dropped: only a document libxml2
+/// stopped reading gets there).
+final class SideText {
+    /// The target of the instructions, NUL-terminated: `feeds` and 16 hex digits.
+    let token: [UInt8]
+    static let maxWaitingBytes = 32 << 20
+
+    private var bytes: [UInt8] = []
+    /// Waiting texts, numbered from `base`.
+    private var spans: [Range<Int>] = []
+    private var base = 0
+    /// The next number that may be taken.
+    private var next = 0
+    /// Where the text being written starts in `bytes`, while one is open.
+    private var openStart: Int?
+
+    init<R: RandomNumberGenerator>(using generator: inout R) {
+        let hex = Array("0123456789abcdef".utf8)
+        var value = generator.next()
+        var token = Array("feeds".utf8)
+        for _ in 0..<16 {
+            token.append(hex[Int(value & 0xF)])
+            value >>= 4
+        }
+        token.append(0)
+        self.token = token
+    }
+
+    convenience init() {
+        var generator = SystemRandomNumberGenerator()
+        self.init(using: &generator)
+    }
+
+    var isOpen: Bool { openStart != nil }
+
+    /// Starts a text (nothing happens if one is open).
+    func open() {
+        if openStart == nil { openStart = bytes.count }
+    }
+
+    /// Appends to the open text.
+    func append(_ text: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: text) }
+    func append(_ byte: UInt8) { bytes.append(byte) }
+    func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
+
+    /// Ends the open text and writes the instruction that stands for it into `out` (nothing for
+    /// an empty text).
+    func close(writingInstructionInto out: inout [UInt8]) {
+        guard let start = openStart else { return }
+        openStart = nil
+        guard bytes.count > start else { return }
+        if bytes.count - (spans.first?.lowerBound ?? start) > Self.maxWaitingBytes, !spans.isEmpty {
+            // Nobody takes them (libxml2 stopped reading): drop the waiting ones, keep this one.
+            let text = Array(bytes[start...])
+            base += spans.count
+            next = max(next, base)
+            spans.removeAll()
+            bytes = text
+            spans.append(0..<text.count)
+        } else {
+            spans.append(start..<bytes.count)
+        }
+        out.append(contentsOf: [0x3C, 0x3F])  // "<?"
+        out.append(contentsOf: token.dropLast())
+        out.append(0x20)
+        out.append(contentsOf: String(base + spans.count - 1).utf8)
+        out.append(contentsOf: [0x3F, 0x3E])  // "?>"
+    }
+
+    /// Calls `body` with text `number`, once; texts before it not taken yet are skipped. A
+    /// number that is not waiting does nothing.
+    func take(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard number >= next, number - base < spans.count else { return }
+        let span = spans[number - base]
+        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span])) }
+        next = number + 1
+        // All taken and none open (the usual state after each chunk): start the buffer over.
+        if next - base == spans.count, openStart == nil {
+            base += spans.count
+            spans.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Whether `target` (NUL-terminated) is this document's token.
+    func isToken(_ target: UnsafePointer<UInt8>) -> Bool {
+        for (i, b) in token.enumerated() where target[i] != b { return false }
+        return true
+    }
+
+    /// The number an instruction's data names (ASCII digits), if any.
+    static func number(_ data: UnsafePointer<UInt8>?) -> Int? {
+        guard let data, data[0] != 0 else { return nil }
+        var n = 0
+        var i = 0
+        while data[i] != 0 {
+            let d = data[i]
+            guard d >= 0x30 && d <= 0x39, i < 18 else { return nil }
+            n = n * 10 + Int(d - 0x30)
+            i += 1
+        }
+        return n
+    }
+}
