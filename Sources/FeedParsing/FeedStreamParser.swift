@@ -150,18 +150,20 @@ public final class FeedStreamParser {
 
     private func feedXML(_ text: ArraySlice<UInt8>, final: Bool) throws {
         guard let parser, let builder else { return }
-        prepared.removeAll(keepingCapacity: true)
-        text.withUnsafeBufferPointer { prepass.process($0, final: final, into: &prepared) }
-        // Push in slices so that a depth bound stops the parser promptly.
-        var start = 0
+        // Through the prepass and into libxml2 in slices: a depth bound stops the parser
+        // promptly, and the texts the prepass keeps aside (`SideText`) are taken slice by slice
+        // (a whole document pushed at once would otherwise wait there whole).
         let step = 64 << 10
+        var start = text.startIndex
         repeat {
-            let end = min(prepared.count, start + step)
-            let last = final && end == prepared.count
-            prepared.withUnsafeBufferPointer { parser.push(UnsafeBufferPointer(rebasing: $0[start..<end]), terminate: last) }
+            let end = min(text.endIndex, start + step)
+            let last = final && end == text.endIndex
+            prepared.removeAll(keepingCapacity: true)
+            text[start..<end].withUnsafeBufferPointer { prepass.process($0, final: last, into: &prepared) }
+            prepared.withUnsafeBufferPointer { parser.push($0, terminate: last) }
             if builder.stopRequested { parser.stop(); break }
             start = end
-        } while start < prepared.count
+        } while start < text.endIndex
     }
 
     private func checkIsFeed(_ b: XMLFeedBuilder) throws {

@@ -76,6 +76,19 @@ final class PrepassTests: XCTestCase {
         XCTAssertNotEqual(SideText().token, side.token, "a token per document")
     }
 
+    /// A document given whole (as `feeds update` does) with more text than the side channel lets
+    /// wait: every text still arrives, as libxml2 reads it slice by slice.
+    func testAWholeDocumentWithMuchTextLosesNone() throws {
+        let paragraph = String(repeating: "&lt;p&gt;word &amp; word&lt;/p&gt;", count: 60)
+        let items = (0..<2_600).map { "<item><guid>g\($0)</guid><description>\(paragraph)</description></item>" }
+        let doc = Array(rss(items.joined()).utf8)
+        XCTAssertGreaterThan(doc.count, SideText.maxWaitingBytes)
+        let feed = try FeedParser.parse(doc)
+        XCTAssertEqual(feed.cards.count, 2_600)
+        let expected = String(repeating: "<p>word &amp; word</p>", count: 60)
+        XCTAssertEqual(feed.cards.filter { $0.description == expected }.count, 2_600)
+    }
+
     /// Any split of the input gives the same bytes.
     func testChunksDoNotMatter() {
         let doc = "<?xml version=\"1.0\"?><r a=\"&amp;>\">&lt;p&gt;x]]&gt;\r\n&#x263A;&eacute;<![CDATA[k]]><!-- &lt; -->&lt;</r>"

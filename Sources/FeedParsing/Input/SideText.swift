@@ -5,13 +5,14 @@
 ///
 /// TOKEN is random per document, so a document cannot name a text of its own; N counts up, so
 /// an instruction libxml2 drops (in its recovery from an error) cannot shift the texts after it.
-/// Memory: taken texts go when all are taken (after each chunk, usually), and no more than
+/// Memory: a text never spans the prepass's chunks (64 KiB: see `FeedStreamParser.feedXML`),
+/// taken texts go when all are taken (after each chunk, usually), and no more than
 /// `maxWaitingBytes` wait (past that, the ones waiting are dropped: only a document libxml2
 /// stopped reading gets there).
 final class SideText {
     /// The target of the instructions, NUL-terminated: `feeds` and 16 hex digits.
     let token: [UInt8]
-    static let maxWaitingBytes = 32 << 20
+    static let maxWaitingBytes = 4 << 20
 
     private var bytes: [UInt8] = []
     /// Waiting texts, numbered from `base`.
