@@ -89,6 +89,22 @@ final class PrepassTests: XCTestCase {
         XCTAssertEqual(feed.cards.filter { $0.description == expected }.count, 2_600)
     }
 
+    /// Texts longer than the prepass's slices, with characters of two to four bytes everywhere
+    /// (a slice may end inside one): the same cards as libxml2's own reading.
+    func testLongTextsAcrossSlicesKeepEveryCharacter() throws {
+        let piece = "&lt;p&gt;é€😀 ü&amp;x\r\n"
+        for shift in 0..<4 {
+            let text = String(repeating: "a", count: shift) + String(repeating: piece, count: 4_000)
+            let cdata = "<![CDATA[" + String(repeating: "é€😀 ", count: 9_000) + "]]>"
+            let doc = Array(rss("<item><guid>g</guid><description>\(text)</description><content:encoded xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\(cdata)</content:encoded></item>").utf8)
+            XCTAssertGreaterThan(doc.count, 2 * 65_536)
+            let plain = cards(doc, .plain)
+            XCTAssertTrue(plain.contains("😀"), "shift \(shift)")
+            XCTAssertEqual(cards(doc, .sideChannel), plain, "shift \(shift)")
+            XCTAssertEqual(cards(doc, .sideChannel, chunk: 10_007), plain, "shift \(shift) in chunks")
+        }
+    }
+
     /// Any split of the input gives the same bytes.
     func testChunksDoNotMatter() {
         let doc = "<?xml version=\"1.0\"?><r a=\"&amp;>\">&lt;p&gt;x]]&gt;\r\n&#x263A;&eacute;<![CDATA[k]]><!-- &lt; -->&lt;</r>"
