@@ -1,6 +1,18 @@
 import FeedModel
 import Markup
 
+/// How the prepass hands text to libxml2 (`FeedStreamParser` takes `.sideChannel`; the XML
+/// read whole as a tree, as OpenSearch description documents are, takes `.cdata`).
+enum TextHandOver: Sendable {
+    /// References rewritten as numeric ones, in text (libxml2 parses each).
+    case plain
+    /// Text with references as one CDATA section (see `XMLPrepass`).
+    case cdata
+    /// Text with references and CDATA sections around libxml2 (`SideText`): libxml2 sees a
+    /// processing instruction in their place.
+    case sideChannel
+}
+
 /// Rewrites a UTF-8 XML stream so that libxml2 sees only what it handles well, chunk by chunk:
 ///
 /// - every named entity reference becomes a numeric one (`&eacute;` -> `&#233;`, `&amp;` ->
@@ -15,7 +27,8 @@ import Markup
 ///   a budget (a billion-laughs document costs at most `expansionBudget` bytes); external
 ///   entities expand to nothing, so no file or URL is ever read.
 ///
-/// CDATA sections, comments and processing instructions pass through untouched.
+/// Comments and processing instructions pass through untouched, and so do CDATA sections
+/// (except with the side channel, below).
 ///
 /// Text that holds references (escaped HTML: `&lt;p&gt;Hi &amp; bye&lt;/p&gt;`) is rewritten as a
 /// CDATA section from its first reference to the next markup (`<![CDATA[<p>Hi & bye</p>]]>`),
@@ -28,17 +41,6 @@ import Markup
 /// in text. With `TextHandOver.sideChannel` (what `FeedStreamParser` uses) those sections and
 /// the document's own CDATA sections do not reach libxml2 at all: they go to `side` and a
 /// processing instruction stands in their place (`SideText`), so libxml2 reads markup only.
-/// How the prepass hands text to libxml2.
-enum TextHandOver: Sendable {
-    /// References rewritten as numeric ones, in text (libxml2 parses each).
-    case plain
-    /// Text with references as one CDATA section (see `XMLPrepass`).
-    case cdata
-    /// Text with references and CDATA sections around libxml2 (`SideText`): libxml2 sees a
-    /// processing instruction in their place.
-    case sideChannel
-}
-
 final class XMLPrepass {
     static let expansionBudget = 1 << 20
     static let maxEntityDepth = 8
