@@ -76,6 +76,22 @@ final class PrepassTests: XCTestCase {
         XCTAssertNotEqual(SideText().token, side.token, "a token per document")
     }
 
+    /// Texts nobody takes (libxml2 stopped reading) are dropped past `maxWaitingBytes`; numbers
+    /// go on counting, and the newest text can still be taken.
+    func testTextsNobodyTakesAreDroppedPastTheBound() {
+        let side = SideText()
+        let block = [UInt8](repeating: 0x61, count: 1 << 20)
+        var numbers: [Int] = []
+        for _ in 0..<6 { block.withUnsafeBufferPointer { numbers.append(side.keep($0)!) } }
+        XCTAssertEqual(numbers, [0, 1, 2, 3, 4, 5])
+        var taken = 0
+        side.take(0) { taken += $0.count }
+        XCTAssertEqual(taken, 0, "text 0 was dropped")
+        side.take(5) { taken += $0.count }
+        XCTAssertEqual(taken, 1 << 20)
+        XCTAssertNil([UInt8]().withUnsafeBufferPointer { side.keep($0) }, "an empty text needs no instruction")
+    }
+
     /// A document given whole (as `feeds update` does) with more text than the side channel lets
     /// wait: every text still arrives, as libxml2 reads it slice by slice.
     func testAWholeDocumentWithMuchTextLosesNone() throws {

@@ -20,8 +20,6 @@ final class SideText {
     private var base = 0
     /// The next number that may be taken.
     private var next = 0
-    /// Where the text being written starts in `bytes`, while one is open.
-    private var openStart: Int?
 
     init<R: RandomNumberGenerator>(using generator: inout R) {
         let hex = Array("0123456789abcdef".utf8)
@@ -40,39 +38,28 @@ final class SideText {
         self.init(using: &generator)
     }
 
-    var isOpen: Bool { openStart != nil }
-
-    /// Starts a text (nothing happens if one is open).
-    func open() {
-        if openStart == nil { openStart = bytes.count }
-    }
-
-    /// Appends to the open text.
-    func append(_ text: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: text) }
-    func append(_ byte: UInt8) { bytes.append(byte) }
-    func append(_ text: [UInt8]) { bytes.append(contentsOf: text) }
-
-    /// Ends the open text and writes the instruction that stands for it into `out` (nothing for
-    /// an empty text).
-    func close(writingInstructionInto out: inout [UInt8]) {
-        guard let start = openStart else { return }
-        openStart = nil
-        guard bytes.count > start else { return }
-        if bytes.count - (spans.first?.lowerBound ?? start) > Self.maxWaitingBytes, !spans.isEmpty {
-            // Nobody takes them (libxml2 stopped reading): drop the waiting ones, keep this one.
-            let text = Array(bytes[start...])
+    /// Keeps `text`; returns its number (nil for an empty text, which needs no instruction).
+    func keep(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !text.isEmpty else { return nil }
+        if let first = spans.first, bytes.count - first.lowerBound + text.count > Self.maxWaitingBytes {
+            // Nobody takes them (libxml2 stopped reading): drop the waiting ones.
             base += spans.count
             next = max(next, base)
             spans.removeAll()
-            bytes = text
-            spans.append(0..<text.count)
-        } else {
-            spans.append(start..<bytes.count)
+            bytes.removeAll()
         }
+        let start = bytes.count
+        bytes.append(contentsOf: text)
+        spans.append(start..<bytes.count)
+        return base + spans.count - 1
+    }
+
+    /// Writes the instruction that stands for text `number`: `<?TOKEN N?>`.
+    func writeInstruction(_ number: Int, into out: inout [UInt8]) {
         out.append(contentsOf: [0x3C, 0x3F])  // "<?"
         out.append(contentsOf: token.dropLast())
         out.append(0x20)
-        out.append(contentsOf: String(base + spans.count - 1).utf8)
+        out.append(contentsOf: String(number).utf8)
         out.append(contentsOf: [0x3F, 0x3E])  // "?>"
     }
 
@@ -83,8 +70,8 @@ final class SideText {
         let span = spans[number - base]
         bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span])) }
         next = number + 1
-        // All taken and none open (the usual state after each chunk): start the buffer over.
-        if next - base == spans.count, openStart == nil {
+        // All taken (the usual state after each chunk): start the buffer over.
+        if next - base == spans.count {
             base += spans.count
             spans.removeAll(keepingCapacity: true)
             bytes.removeAll(keepingCapacity: true)

@@ -251,10 +251,9 @@ final class XMLPrepass {
     /// instruction naming it replaces it and its `<![CDATA[` in `out`.
     private func moveTextAside(_ out: inout [UInt8]) {
         guard let side else { return }
-        side.open()
-        out.withUnsafeBufferPointer { side.append(UnsafeBufferPointer(rebasing: $0[sideContentStart...])) }
+        let number = out.withUnsafeBufferPointer { side.keep(UnsafeBufferPointer(rebasing: $0[sideContentStart...])) }
         out.removeSubrange(sideOpenAt...)
-        side.close(writingInstructionInto: &out)
+        if let number { side.writeInstruction(number, into: &out) }
         sideOpenAt = out.count
         sideContentStart = out.count
     }
