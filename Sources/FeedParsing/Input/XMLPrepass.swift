@@ -127,7 +127,7 @@ final class XMLPrepass {
                             sideOpenAt = out.count
                             out.append(contentsOf: Self.cdataOpen)
                             sideContentStart = out.count
-                            Self.writeUTF8(scalar, into: &out)
+                            appendUTF8(scalar, to: &out)
                             state = .textCDATA
                             i += length
                             continue
@@ -178,7 +178,7 @@ final class XMLPrepass {
                     switch Self.inlineReference(b, i, final: final) {
                     case .needMore: carry(b, from: i); return
                     case .decoded(let scalar, let length):
-                        if scalar == 0x3E { appendGreaterThan(into: &out) } else { Self.writeUTF8(scalar, into: &out) }
+                        if scalar == 0x3E { appendGreaterThan(into: &out) } else { appendUTF8(scalar, to: &out) }
                         i += length
                     case .other:
                         endTextSection(&out)   // the text path rewrites it
@@ -319,22 +319,6 @@ final class XMLPrepass {
         guard b[i + 1] == UInt8(ascii: "#"), let value = numericValue(Array(b[(i + 1)..<j])),
               !(0xC2...0xF4).contains(value), let scalar = acceptableScalar(value) else { return .other }
         return .decoded(scalar, j - i + 1)
-    }
-
-    /// `scalar` (a valid Unicode scalar) in UTF-8.
-    private static func writeUTF8(_ scalar: UInt32, into out: inout [UInt8]) {
-        switch scalar {
-        case ..<0x80:
-            out.append(UInt8(scalar))
-        case ..<0x800:
-            out.append(UInt8(0xC0 | scalar >> 6)); out.append(UInt8(0x80 | scalar & 0x3F))
-        case ..<0x10000:
-            out.append(UInt8(0xE0 | scalar >> 12)); out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | scalar >> 18)); out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            out.append(UInt8(0x80 | scalar >> 6 & 0x3F)); out.append(UInt8(0x80 | scalar & 0x3F))
-        }
     }
 
     /// The bytes that end a run of plain content: `&`, `<` and the controls XML forbids.
