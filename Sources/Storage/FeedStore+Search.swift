@@ -44,12 +44,8 @@ extension FeedStore {
     /// Whether the attached index has taken in every card and logged change.
     private func attachedSearchIndexIsCurrent() throws -> Bool {
         try attachSearchIndex()
-        return try db.prepare("""
-            SELECT i.store_token = (SELECT token FROM search_index_identity)
-               AND i.cards_through = (SELECT coalesce(max(id), 0) FROM cards)
-               AND i.changes_through = coalesce((SELECT seq FROM main.sqlite_sequence WHERE name = 'card_search_changes'), 0)
-            FROM \(SearchIndexer.attachedName).search_state i
-            """).queryOne { $0.bool(0) } ?? false
+        let marks = try SearchIndexer.marks(on: db, index: SearchIndexer.attachedName, store: "main")
+        return marks.index == marks.store
     }
 
     private func detachSearchIndex() throws {

@@ -101,23 +101,31 @@ public final class SearchIndexer {
     }
 
     /// Where the index stands, and where the cards' database stands.
-    private struct Marks: Equatable {
+    struct Marks: Equatable {
         var token: String
         var cardsThrough: Int64
         var changesThrough: Int64
     }
 
-    private func marks() throws -> (index: Marks, store: Marks) {
+    /// Both marks, read on `db`, where the index file is schema `index` and the cards' database
+    /// schema `store` (this type's connection, or a store's with the index attached). The index
+    /// is current when they are equal.
+    static func marks(on db: Database, index: String, store: String) throws -> (index: Marks, store: Marks) {
         try db.prepare("""
             SELECT i.store_token, i.cards_through, i.changes_through,
-                   (SELECT token FROM store.search_index_identity),
-                   (SELECT coalesce(max(id), 0) FROM store.cards),
-                   coalesce((SELECT seq FROM store.sqlite_sequence WHERE name = 'card_search_changes'), 0)
-            FROM search_state i
+                   (SELECT token FROM \(store).search_index_identity),
+                   (SELECT coalesce(max(id), 0) FROM \(store).cards),
+                   coalesce((SELECT seq FROM \(store).sqlite_sequence WHERE name = 'card_search_changes'), 0)
+            FROM \(index).search_state i
             """).queryOne { row in
             (Marks(token: row.string(0) ?? "", cardsThrough: row.int64(1), changesThrough: row.int64(2)),
              Marks(token: row.string(3) ?? "", cardsThrough: row.int64(4), changesThrough: row.int64(5)))
-        } ?? (Marks(token: "", cardsThrough: 0, changesThrough: 0), Marks(token: "", cardsThrough: 0, changesThrough: 0))
+        } ?? (Marks(token: "", cardsThrough: -1, changesThrough: -1), Marks(token: "", cardsThrough: 0, changesThrough: 0))
+        // (No state row, in a file damaged by hand: never current; `refresh` puts the row back.)
+    }
+
+    private func marks() throws -> (index: Marks, store: Marks) {
+        try Self.marks(on: db, index: "main", store: "store")
     }
 
     /// Brings the index up to the cards' database as it is now. `rows` are index rows of new
@@ -155,6 +163,7 @@ public final class SearchIndexer {
     }
 
     private func refreshLocked(_ rows: SearchRows) throws -> SearchRefresh {
+        try db.execute("INSERT OR IGNORE INTO search_state (id, store_token, cards_through, changes_through) VALUES (1, '', 0, 0)")
         var (index, store) = try marks()
         // Another database's index, or one ahead of its database (an older copy of the
         // database put back): start again from nothing.

@@ -62,6 +62,16 @@ final class SearchIndexFileTests: StoreTestCase {
         assertSearchIndexInStep()
     }
 
+    /// An index file whose state row went missing (edited by hand) is rebuilt, not trusted.
+    func testAnIndexWithoutItsStateRowIsRebuilt() throws {
+        try save([card("a", "Jackal")], to: source, at: t(1))
+        XCTAssertEqual(try found("jackal"), ["a"])
+        try attachedSearchIndex().execute("DELETE FROM search.search_state")
+        try save([card("b", "Koala")], to: source, at: t(2))
+        XCTAssertEqual(try found("koala OR jackal").sorted(), ["a", "b"])
+        assertSearchIndexInStep()
+    }
+
     /// A new database in place of a deleted one gives its first cards the ids the old cards
     /// had: the old index must not answer for them.
     func testTheIndexOfAnotherDatabaseIsRebuilt() throws {
