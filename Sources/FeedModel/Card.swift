@@ -41,7 +41,13 @@ public struct Card: Hashable, Sendable {
 
     public var id: String?
     public var title: String?
-    public var description: String?
+    /// The description, held as the producer wrote it (see `UTF8Text`); `description` reads and
+    /// writes it as a String.
+    public var descriptionText: UTF8Text?
+    public var description: String? {
+        get { descriptionText?.string }
+        set { descriptionText = newValue.map(UTF8Text.init) }
+    }
     public var link: String?
     public var image: String?
     public var published: Timestamp?
@@ -55,7 +61,7 @@ public struct Card: Hashable, Sendable {
                 author: String? = nil, enclosures: [Enclosure] = [], kind: Kind = .article) {
         self.id = id
         self.title = title
-        self.description = description
+        self.descriptionText = description.map(UTF8Text.init)
         self.link = link
         self.image = image
         self.published = published

@@ -40,7 +40,7 @@ public enum CardJSON {
         }
         w.staticField("title", c.title)
         w.staticField("link", c.link)
-        w.staticField("description", c.description)
+        w.staticField("description", c.descriptionText)
         w.staticField("image", c.image)
         w.dateField("published", c.published)
         w.dateField("updated", c.updated)
@@ -90,6 +90,11 @@ public struct JSONObjectWriter {
     mutating func staticField(_ name: StaticString, _ value: String?) {
         staticKey(name)
         if let value { JSONText.appendQuoted(value, to: &out) } else { JSONText.appendNull(to: &out) }
+    }
+
+    mutating func staticField(_ name: StaticString, _ value: UTF8Text?) {
+        staticKey(name)
+        if let value { value.withUTF8 { JSONText.appendQuoted($0, prefix: nil, to: &out) } } else { JSONText.appendNull(to: &out) }
     }
 
     public mutating func field(_ name: String, _ value: String?) {

@@ -41,12 +41,7 @@ enum FastSanitizer {
     /// The sanitized HTML of `html` (already cut to the input limit), or nil to use libxml2.
     static func sanitize(_ html: String, base: String?) -> String? {
         var html = html
-        return html.withUTF8 { run($0, base: base) }
-    }
-
-    /// `sanitize` of UTF-8 bytes (no String made of the input).
-    static func sanitize(utf8 html: UnsafeBufferPointer<UInt8>, base: String?) -> String? {
-        run(html, base: base)
+        return html.withUTF8 { run($0, base: base) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     // MARK: - tables (names are compared as bytes: no String per tag or attribute)
@@ -76,14 +71,14 @@ enum FastSanitizer {
     private struct Tables {
         let elements: [Element]
         /// Element index by packed name (names of up to 8 bytes).
-        let elementByKey: [UInt64: Int]
+        let elementByKey: PackedNameTable<Int>
         /// Names longer than 8 bytes ("blockquote"), looked up by comparison.
         let longElements: [Int]
-        let attrByKey: [UInt64: Attr]
+        let attrByKey: PackedNameTable<Attr>
         /// closes[child * count + parent]: `HTMLStructure.closes(child, parent)`.
         let closes: [Bool]
         /// `safeNames` by packed name.
-        let safeNameBytes: [UInt64: [UInt8]]
+        let safeNameBytes: PackedNameTable<[UInt8]>
 
         init() {
             let names = FastSanitizer.fastElements.sorted()
@@ -101,11 +96,11 @@ enum FastSanitizer {
                 if bytes.count <= 8 { byKey[FastSanitizer.pack(bytes)] = i } else { long.append(i) }
             }
             self.elements = elements
-            elementByKey = byKey
+            elementByKey = PackedNameTable(byKey)
             longElements = long
             var attrs: [UInt64: Attr] = [:]
             for (name, attr) in Attr.named { attrs[FastSanitizer.pack(Array(name.utf8))] = attr }
-            attrByKey = attrs
+            attrByKey = PackedNameTable(attrs)
             var closes = [Bool](repeating: false, count: names.count * names.count)
             for (c, child) in names.enumerated() {
                 for (q, parent) in names.enumerated() { closes[c * names.count + q] = HTMLStructure.closes(child, parent) }
@@ -113,7 +108,7 @@ enum FastSanitizer {
             self.closes = closes
             var safe: [UInt64: [UInt8]] = [:]
             for (name, value) in FastSanitizer.safeNames { safe[FastSanitizer.pack(Array(name.utf8))] = value }
-            safeNameBytes = safe
+            safeNameBytes = PackedNameTable(safe)
         }
     }
 
@@ -164,7 +159,9 @@ enum FastSanitizer {
         var hasValue: Bool
     }
 
-    private static func run(_ p: UnsafeBufferPointer<UInt8>, base: String?) -> String? {
+    /// The sanitized HTML of UTF-8 bytes as UTF-8 bytes (well-formed when the input is), or nil
+    /// to use libxml2.
+    static func run(_ p: UnsafeBufferPointer<UInt8>, base: String?) -> [UInt8]? {
         let t = tables
         let elementCount = t.elements.count
         let n = p.count
@@ -181,25 +178,11 @@ enum FastSanitizer {
         while i < n {
             let b = p[i]
             if b != UInt8(ascii: "<") && b != UInt8(ascii: "&") {
-                // A run of text up to the next tag or reference.
-                let start = i
-                while i < n {
-                    if i + 8 <= n, let base = p.baseAddress, HTMLEscaping.isPlainWord(ByteScan.word(base, i)) { i += 8; continue }
-                    let c = p[i]
-                    if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
-                    if c < 0x20 {
-                        guard c == 0x09 || c == 0x0A else { return nil }
-                    } else if c == 0x7F {
-                        return nil
-                    } else if c == 0xC2 {
-                        guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil }
-                    } else if c == 0xEF {
-                        // U+F000...U+FFFF: BOM and non-characters are libxml2's business.
-                        return nil
-                    }
-                    i += 1
-                }
-                HTMLEscaping.append(UnsafeBufferPointer(rebasing: p[start..<i]), to: &out, attribute: false)
+                // A run of text up to the next tag or reference, copied as it is but for `>`
+                // (the only byte left that `HTMLEscaping` would change: `<` and `&` end the
+                // run, and the bytes it drops or rewrites make this path give up).
+                guard let next = copyText(p, from: i, into: &out) else { return nil }
+                i = next
                 continue
             }
             if b == UInt8(ascii: "&") {
@@ -302,8 +285,48 @@ enum FastSanitizer {
             }
         }
         guard stack.isEmpty else { return nil }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
+
+    /// Copies the text at `p[start]` up to the next `<` or `&` (or the end) to `out` as
+    /// `HTMLEscaping.append(_:to:attribute: false)` would write it, and returns where it stopped;
+    /// nil for text this path leaves to libxml2 (controls other than tab and line feed, C1
+    /// characters, U+F000...U+FFFF).
+    @inline(__always)
+    private static func copyText(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8]) -> Int? {
+        let n = p.count
+        guard let base = p.baseAddress else { return start }
+        var runStart = start
+        var i = start
+        while i < n {
+            if i + 8 <= n {
+                let w = ByteScan.word(base, i)
+                if !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x3C) && !ByteScan.has(w, 0x26)
+                    && !ByteScan.has(w, 0x3E) && !ByteScan.has(w, 0x7F) { i += 8; continue }
+            }
+            let c = p[i]
+            if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
+            if c < 0x20 {
+                guard c == 0x09 || c == 0x0A else { return nil }
+            } else if c == 0x7F {
+                return nil
+            } else if c == UInt8(ascii: ">") {
+                out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                out.append(contentsOf: UnsafeBufferPointer(start: escapedGreater.utf8Start, count: 4))
+                runStart = i + 1
+            } else if c == 0xC2 {
+                guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil }
+            } else if c == 0xEF {
+                // U+F000...U+FFFF: BOM and non-characters are libxml2's business.
+                return nil
+            }
+            i += 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+        return i
+    }
+
+    private static let escapedGreater: StaticString = "&gt;"
 
     /// Writes the start tag with the attributes the libxml2 path keeps (see
     /// `SanitizingWriter.keepAttributes`); false (nothing written) when the element goes.
@@ -420,4 +443,44 @@ enum FastSanitizer {
     private static let ltKey: UInt64 = 0x74_6C            // "lt"
     private static let gtKey: UInt64 = 0x74_67            // "gt"
     private static let quotKey: UInt64 = 0x74_6F_75_71    // "quot"
+}
+
+/// A lookup table from names packed into a UInt64 (`FastSanitizer.pack`, never 0) to values:
+/// open addressing with a multiplicative hash, a few instructions per lookup where a Dictionary
+/// would hash with SipHash (it runs for every tag, attribute and named reference).
+struct PackedNameTable<Value: Sendable>: Sendable {
+    private let keys: [UInt64]
+    private let values: [Value?]
+    private let shift: UInt64
+
+    init(_ dictionary: [UInt64: Value]) {
+        var bits: UInt64 = 4
+        while (1 << bits) < dictionary.count * 4 { bits += 1 }
+        shift = 64 - bits
+        var keys = [UInt64](repeating: 0, count: 1 << Int(bits))
+        var values = [Value?](repeating: nil, count: keys.count)
+        for (key, value) in dictionary {
+            precondition(key != 0, "PackedNameTable: 0 is the empty slot")
+            var slot = Int((key &* PackedNameTable.multiplier) >> (64 - bits))
+            while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            values[slot] = value
+        }
+        self.keys = keys
+        self.values = values
+    }
+
+    private static var multiplier: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+
+    @inline(__always)
+    subscript(key: UInt64) -> Value? {
+        let mask = keys.count - 1
+        var slot = Int((key &* PackedNameTable.multiplier) >> shift)
+        while true {
+            let k = keys[slot]
+            if k == key { return values[slot] }
+            if k == 0 { return nil }
+            slot = (slot + 1) & mask
+        }
+    }
 }

@@ -11,11 +11,18 @@ public enum HTMLImages {
     /// URLs already gone, relative URLs already resolved), so a byte scan finds what a second
     /// parse would, at a fraction of the cost. Only for the sanitizer's own output.
     public static func firstImageInSanitized(_ html: String) -> String? {
-        var html = html
-        return html.withUTF8 { b -> String? in
+        firstImageInSanitized(UTF8Text(html))
+    }
+
+    /// `firstImageInSanitized` of the sanitizer's output as it holds it.
+    public static func firstImageInSanitized(_ html: UTF8Text) -> String? {
+        html.withUTF8 { b -> String? in
             let n = b.count
+            guard let p = b.baseAddress else { return nil }
             var i = 0
             while i + 4 < n {
+                // Most of a description is text: eight bytes without a `<` at a time.
+                if i + 8 <= n && !ByteScan.has(ByteScan.word(p, i), 0x3C) { i += 8; continue }
                 guard b[i] == 0x3C, b[i + 1] == 0x69, b[i + 2] == 0x6D, b[i + 3] == 0x67, b[i + 4] == 0x20 else { i += 1; continue }
                 var j = i + 4   // at the space, so the first attribute matches " src=\""
                 while j < n, b[j] != 0x3E {

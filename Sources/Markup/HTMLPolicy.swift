@@ -209,27 +209,39 @@ public enum HTMLPolicy {
     /// or a source on a known analytics path (`trackerPatterns`).
     public static func isTrackingPixel(src: String, width: String?, height: String?) -> Bool {
         if let w = pixels(width), let h = pixels(height), w <= 1, h <= 1 { return true }
-        let lower = Array(src.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 })
-        return trackerPatternBytes.contains { HTMLPolicy.contains(lower, $0) }
+        var src = src
+        return src.withUTF8(containsTrackerPattern)
     }
 
     private static let trackerPatternBytes: [[UInt8]] = trackerPatterns.map { Array($0.utf8) }
 
-    /// Naive byte search (the patterns are short; String.contains is much slower).
-    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, hay.count >= needle.count else { return false }
-        var i = 0
-        let last = hay.count - needle.count
-        while i <= last {
-            if hay[i] == first {
+    /// For each byte value, the indexes of the patterns that start with it.
+    private static let trackerPatternsByFirstByte: [[Int]] = {
+        var table = [[Int]](repeating: [], count: 256)
+        for (index, pattern) in trackerPatternBytes.enumerated() { table[Int(pattern[0])].append(index) }
+        return table
+    }()
+
+    /// Whether `src`, ASCII letters compared without case, contains one of `trackerPatterns`
+    /// (one pass over the URL: only the patterns starting with the byte at hand are tried).
+    private static func containsTrackerPattern(_ src: UnsafeBufferPointer<UInt8>) -> Bool {
+        let byFirst = trackerPatternsByFirstByte
+        let n = src.count
+        for i in 0..<n {
+            let candidates = byFirst[Int(lowered(src[i]))]
+            if candidates.isEmpty { continue }
+            for c in candidates {
+                let pattern = trackerPatternBytes[c]
+                guard i + pattern.count <= n else { continue }
                 var j = 1
-                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
+                while j < pattern.count && lowered(src[i + j]) == pattern[j] { j += 1 }
+                if j == pattern.count { return true }
             }
-            i += 1
         }
         return false
     }
+
+    @inline(__always) private static func lowered(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b | 0x20 : b }
 
     /// The leading integer of a width/height value ("1", "1px", " 0 "), or nil.
     static func pixels(_ value: String?) -> Int? {

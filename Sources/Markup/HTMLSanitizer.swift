@@ -23,21 +23,28 @@ public enum HTMLSanitizer {
     public static func sanitize(_ html: String, base: String?) -> String {
         let text = MarkupLimits.truncated(html)
         var bytes = text
-        return bytes.withUTF8 { sanitize($0, base: base, text: text) }
+        return bytes.withUTF8 { sanitize($0, base: base, text: text, array: nil) }.string
     }
 
     /// `sanitize` of UTF-8 bytes, as a feed parser captures them: the same output, without
     /// first making a String of the input (a copy and a validation of every description).
     /// Invalid UTF-8 is repaired as `String(decoding:as:)` does.
     public static func sanitize(utf8 html: [UInt8], base: String?) -> String {
-        guard html.count <= MarkupLimits.maxInputBytes else {
-            return sanitize(String(decoding: html, as: UTF8.self), base: base)
-        }
-        return html.withUnsafeBufferPointer { sanitize($0, base: base, text: nil) }
+        sanitizedText(utf8: html, base: base).string
     }
 
-    /// Both entries: `text` is the input as a String when the caller has one.
-    private static func sanitize(_ b: UnsafeBufferPointer<UInt8>, base: String?, text: String?) -> String {
+    /// `sanitize(utf8:base:)` without making a String of the output either: the fast path's
+    /// bytes are handed over as they are (see `UTF8Text`).
+    public static func sanitizedText(utf8 html: [UInt8], base: String?) -> UTF8Text {
+        guard html.count <= MarkupLimits.maxInputBytes else {
+            return UTF8Text(sanitize(String(decoding: html, as: UTF8.self), base: base))
+        }
+        return html.withUnsafeBufferPointer { sanitize($0, base: base, text: nil, array: html) }
+    }
+
+    /// Both entries: `text` is the input as a String when the caller has one, `array` the same
+    /// bytes as `b` when the caller has them as an array.
+    private static func sanitize(_ b: UnsafeBufferPointer<UInt8>, base: String?, text: String?, array: [UInt8]?) -> UTF8Text {
         // Fast path: plain text without markup or references only needs `>` escaped.
         var plain = true, hasGreater = false
         for c in b {
@@ -46,13 +53,16 @@ public enum HTMLSanitizer {
         }
         let string = { text ?? String(decoding: b, as: UTF8.self) }
         if plain {
-            guard hasGreater else { return string() }
+            guard hasGreater else {
+                if let text { return UTF8Text(text) }
+                return UTF8Text(validating: array ?? Array(b))
+            }
             var out = ""
             HTMLEscaping.appendText(string(), to: &out)
-            return out
+            return UTF8Text(out)
         }
-        if let fast = FastSanitizer.sanitize(utf8: b, base: base) { return fast }
-        return sanitizeWithLibXML(string(), base: base)
+        if let fast = FastSanitizer.run(b, base: base) { return UTF8Text(validating: fast) }
+        return UTF8Text(sanitizeWithLibXML(string(), base: base))
     }
 
     /// The sanitizer on libxml2, for any input (`sanitize` uses `FastSanitizer` first when it can).
@@ -261,6 +271,9 @@ struct SanitizingWriter {
     }
     /// A width/height/span value as digits with an optional `%`, or nil.
     static func dimension(_ value: String) -> String? {
+        // The usual value, a few digits, without the Substring work below.
+        var v = value
+        if v.withUTF8({ b in b.count > 0 && b.count <= 6 && b.allSatisfy { $0 >= 48 && $0 <= 57 } }) { return value }
         var s = Substring(value)
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

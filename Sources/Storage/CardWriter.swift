@@ -64,7 +64,7 @@ struct CardWriter {
 
     /// guid, title, description, link, image, published, updated, author, kind, enclosures, hash.
     private static func contentValues(_ card: Card, enclosures: String, hash: String) -> [SQLValue] {
-        [SQLValue(card.id), SQLValue(card.title), SQLValue(card.description), SQLValue(card.link),
+        [SQLValue(card.id), SQLValue(card.title), SQLValue(card.descriptionText), SQLValue(card.link),
          SQLValue(card.image), SQLValue(card.published), SQLValue(card.updated), SQLValue(card.author),
          .text(card.kind.rawValue), .text(enclosures), .text(hash)]
     }

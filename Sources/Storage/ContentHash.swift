@@ -16,7 +16,12 @@ enum ContentHash {
         }
         add(card.id)
         add(card.title)
-        add(card.description)
+        if let text = card.descriptionText {
+            hash.add(byte: 0x1F)
+            text.withUTF8 { hash.add($0) }
+        } else {
+            hash.add(byte: 0x1E)
+        }
         add(card.link)
         add(card.image)
         add(card.published.map { String($0.secondsSince1970) })

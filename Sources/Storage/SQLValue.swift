@@ -6,11 +6,14 @@ enum SQLValue {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Text as the card model holds it: bound from its bytes, with no String made.
+    case utf8(UTF8Text)
 }
 
 // Conversions so call sites read `.init(card.title)` rather than a switch per optional.
 extension SQLValue {
     init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    init(_ value: UTF8Text?) { self = value.map { .utf8($0) } ?? .null }
     init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
     init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
     init(_ value: Double?) { self = value.map { .real($0) } ?? .null }

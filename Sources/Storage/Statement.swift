@@ -59,16 +59,18 @@ final class Statement {
             case .real(let v): code = sqlite3_bind_double(handle, index, v)
             // TRANSIENT: SQLite copies the bytes, because Swift's buffer lives only for this call.
             // The length given: SQLite need not look for the end (descriptions are kilobytes).
-            case .text(var v):
-                code = v.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { chars in
-                        // An empty buffer may have no address, which SQLite would take for NULL.
-                        guard let start = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
-                        return sqlite3_bind_text(handle, index, start, Int32(chars.count), csqlite_transient())
-                    }
-                }
+            case .text(var v): code = v.withUTF8 { bindText($0, at: index) }
+            case .utf8(let v): code = v.withUTF8 { bindText($0, at: index) }
             }
             try database.check(code, "binding parameter \(index) of \(sql)")
+        }
+    }
+
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        bytes.withMemoryRebound(to: CChar.self) { chars in
+            // An empty buffer may have no address, which SQLite would take for NULL.
+            guard let start = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            return sqlite3_bind_text(handle, index, start, Int32(chars.count), csqlite_transient())
         }
     }
 

@@ -15,6 +15,8 @@ final class FastSanitizerTests: XCTestCase {
     private func check(_ html: String, base: String?, file: StaticString = #filePath, line: UInt = #line) -> Bool {
         let slow = HTMLSanitizer.sanitizeWithLibXML(html, base: base)
         XCTAssertEqual(HTMLSanitizer.sanitize(html, base: base), slow, "sanitize differs for \(html.debugDescription)", file: file, line: line)
+        let bytes = HTMLSanitizer.sanitizedText(utf8: Array(html.utf8), base: base)
+        XCTAssertEqual(bytes.string, slow, "the bytes entry differs for \(html.debugDescription)", file: file, line: line)
         guard let fast = FastSanitizer.sanitize(html, base: base) else { return false }
         XCTAssertEqual(fast, slow, "fast path differs for \(html.debugDescription), base \(base ?? "nil")", file: file, line: line)
         return true
@@ -181,6 +183,40 @@ final class HTMLStructureTableTests: XCTestCase {
         }
         XCTAssertEqual(HTMLStructure.parse(HTMLStructure.measuredPairs), measured,
                        "regenerate measuredPairs:\n\(HTMLStructure.format(measured))")
+    }
+}
+
+/// The byte entry hands its output over as bytes: ill-formed input must come out repaired
+/// (well-formed bytes), as the String entry does.
+final class SanitizerBytesTests: XCTestCase {
+    func testIllFormedInputComesOutRepaired() {
+        let inputs: [[UInt8]] = [
+            Array("<p>ok</p>".utf8), Array("<p>a ".utf8) + [0xC3, 0x28] + Array(" b</p>".utf8),
+            Array("<em>x</em>".utf8) + [0xED, 0xA0, 0x80], [0xFF, 0x3C, 0x62, 0x3E, 0x78, 0x3C, 0x2F, 0x62, 0x3E],
+            Array("plain ".utf8) + [0xF4, 0x90, 0x80, 0x80], Array("<a href=\"http://h.example/".utf8) + [0xC0] + Array("\">x</a>".utf8),
+        ]
+        for bytes in inputs {
+            let text = HTMLSanitizer.sanitizedText(utf8: bytes, base: nil)
+            XCTAssertTrue(text.withUTF8(UTF8Text.isWellFormed), "\(bytes)")
+            XCTAssertEqual(text.string, HTMLSanitizer.sanitize(String(decoding: bytes, as: UTF8.self), base: nil), "\(bytes)")
+        }
+    }
+}
+
+/// The sanitizer's lookup tables of packed names answer as the dictionaries they are built from.
+final class PackedNameTableTests: XCTestCase {
+    func testLookupsMatchTheDictionary() {
+        var rng = FastSanitizerTests.Rand(state: 7)
+        for size in [0, 1, 3, 30, 200] {
+            var dictionary: [UInt64: Int] = [:]
+            while dictionary.count < size { dictionary[UInt64(1 + rng.next(1 << 20))] = rng.next(1000) }
+            let table = PackedNameTable(dictionary)
+            for (key, value) in dictionary { XCTAssertEqual(table[key], value) }
+            for _ in 0..<500 {
+                let key = UInt64(rng.next(1 << 21))
+                XCTAssertEqual(table[key], dictionary[key], "\(key)")
+            }
+        }
     }
 }
 

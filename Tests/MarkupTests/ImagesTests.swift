@@ -54,6 +54,12 @@ final class ImagesTests: XCTestCase {
         XCTAssertFalse(HTMLPolicy.isTrackingPixel(src: "http://e.example/a.gif", width: "1", height: nil))
         XCTAssertTrue(HTMLPolicy.isTrackingPixel(src: "https://pixel.wp.com/g.gif?x", width: nil, height: nil))
         XCTAssertFalse(HTMLPolicy.isTrackingPixel(src: "https://e.example/photos/cat.jpg", width: "640", height: "480"))
+        // Patterns match without regard to ASCII case, anywhere in the URL, up to its last byte.
+        XCTAssertTrue(HTMLPolicy.isTrackingPixel(src: "HTTP://Feeds.FeedBurner.COM/~R/x/~4/y", width: nil, height: nil))
+        XCTAssertTrue(HTMLPolicy.isTrackingPixel(src: "http://e.example/a/b/__UTM.gif", width: "300", height: "200"))
+        XCTAssertTrue(HTMLPolicy.isTrackingPixel(src: "http://e.example/beacon", width: nil, height: nil))
+        XCTAssertFalse(HTMLPolicy.isTrackingPixel(src: "http://e.example/beaco", width: nil, height: nil))
+        XCTAssertFalse(HTMLPolicy.isTrackingPixel(src: "http://e.example/pixels-and-tracks/x.png".replacingOccurrences(of: "/pixels", with: "/p1xels").replacingOccurrences(of: "/track", with: "/trak"), width: nil, height: nil))
     }
 
     /// The byte scan over sanitized output finds what a parse of the original finds.

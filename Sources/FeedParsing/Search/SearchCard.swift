@@ -18,10 +18,10 @@ struct SearchCard {
     func card() -> Card {
         var c = Card(kind: kind)
         c.title = title.flatMap { TextValue(text: $0, kind: .guess, base: base).plain }
-        c.description = description.flatMap { TextValue(text: $0, kind: .html, base: base).html }
+        c.descriptionText = description.flatMap { TextValue(text: $0, kind: .html, base: base).htmlText }
         c.link = link.flatMap { TextRules.nonBlank($0) }.flatMap { CardURL.link(CardURL.resolve($0, against: base)) }
         c.image = image.flatMap { TextRules.nonBlank($0) }.flatMap { CardURL.image(CardURL.resolve($0, against: base)) }
-            ?? c.description.flatMap(HTMLImages.firstImageInSanitized)
+            ?? c.descriptionText.flatMap(HTMLImages.firstImageInSanitized)
         c.published = published
         c.author = author.flatMap { TextRules.nonBlank($0) }.map(TextRules.collapseWhitespace)
         return c

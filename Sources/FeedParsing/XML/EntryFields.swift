@@ -60,7 +60,7 @@ struct EntryFields {
         var card = Card()
         card.id = id.value.flatMap { FastText.nonBlank($0) }
         card.title = title.value?.plain
-        card.description = (content.value ?? summary.value)?.html
+        card.descriptionText = (content.value ?? summary.value)?.htmlText
         // Only a guid that is itself a URL is a link: "12345" resolved against the feed's URL
         // would point nowhere.
         card.link = CardURL.link(link.value) ?? permalinkGuid.flatMap(CardURL.absoluteOnly)
@@ -71,7 +71,7 @@ struct EntryFields {
         let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
         card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
             ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
-            ?? card.description.flatMap(HTMLImages.firstImageInSanitized)
+            ?? card.descriptionText.flatMap(HTMLImages.firstImageInSanitized)
         return card
     }
 }

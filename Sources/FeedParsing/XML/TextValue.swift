@@ -91,12 +91,15 @@ struct TextValue {
     }
 
     /// Sanitized HTML for descriptions.
-    var html: String? {
-        let out: String
+    var html: String? { htmlText?.string }
+
+    /// `html` as the sanitizer wrote it: bytes stay bytes (see `UTF8Text`).
+    var htmlText: UTF8Text? {
+        let out: UTF8Text
         switch (kind, storage) {
-        case (.text, _): out = HTMLEscaping.text(text)
-        case (_, .utf8(let bytes)): out = HTMLSanitizer.sanitize(utf8: bytes, base: base)
-        case (_, .string(let text)): out = HTMLSanitizer.sanitize(text, base: base)
+        case (.text, _): out = UTF8Text(HTMLEscaping.text(text))
+        case (_, .utf8(let bytes)): out = HTMLSanitizer.sanitizedText(utf8: bytes, base: base)
+        case (_, .string(let text)): out = UTF8Text(HTMLSanitizer.sanitize(text, base: base))
         }
         return FastText.nonBlank(out)
     }
@@ -120,6 +123,15 @@ enum FastText {
             return f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F
         }
         return plainEnds ? s : TextRules.nonBlank(s)
+    }
+
+    /// `nonBlank` of a text held as bytes, without a String when nothing is trimmed.
+    static func nonBlank(_ t: UTF8Text) -> UTF8Text? {
+        let plainEnds = t.withUTF8 { b in
+            guard let f = b.first, let l = b.last else { return false }
+            return f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F
+        }
+        return plainEnds ? t : nonBlank(t.string).map(UTF8Text.init)
     }
 
     static func collapseWhitespace(_ s: String) -> String {
