@@ -9,7 +9,8 @@ public enum ByteScan {
     /// The eight bytes at `p + i` (any alignment).
     @inlinable @inline(__always)
     public static func word(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt64 {
-        UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+        // Little-endian on every host, so the lowest byte of the word is the first in memory.
+        UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
     }
 
     /// Whether some byte of `w` equals `b`.
@@ -28,4 +29,25 @@ public enum ByteScan {
     /// Whether some byte of `w` is not ASCII.
     @inlinable @inline(__always)
     public static func hasHigh(_ w: UInt64) -> Bool { w & highs != 0 }
+
+    // Masks: the high bit of each byte that the test flags. The lowest flagged byte is always a
+    // true match (a borrow only runs upward from a true match), so a loop can jump straight to
+    // it: `firstFlagged`; bytes above it may be flagged falsely and must be looked at again.
+
+    /// Flags the bytes of `w` equal to `b` (exact for the lowest flagged byte).
+    @inlinable @inline(__always)
+    public static func equalMask(_ w: UInt64, _ b: UInt8) -> UInt64 {
+        let x = w ^ (ones &* UInt64(b))
+        return (x &- ones) & ~x & highs
+    }
+
+    /// Flags the bytes of `w` below `n` (n <= 128; exact for the lowest flagged byte).
+    @inlinable @inline(__always)
+    public static func lessMask(_ w: UInt64, _ n: UInt8) -> UInt64 {
+        (w &- ones &* UInt64(n)) & ~w & highs
+    }
+
+    /// The index (0...7) of the lowest flagged byte of a non-zero mask, for little-endian words.
+    @inlinable @inline(__always)
+    public static func firstFlagged(_ mask: UInt64) -> Int { mask.trailingZeroBitCount &>> 3 }
 }

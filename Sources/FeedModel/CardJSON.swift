@@ -212,13 +212,14 @@ public enum JSONText {
         var runStart = 0
         var i = 0
         while i < n {
-            // Plain ASCII words (no control, quote or backslash) need no look at each byte.
+            // Eight bytes at a time to the next control, quote, backslash or 0xE2 (the lead byte
+            // of U+2028/2029); other non-ASCII bytes are written as they are.
             if i + 8 <= n {
                 let w = ByteScan.word(p, i)
-                if !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x22) && !ByteScan.has(w, 0x5C) {
-                    i += 8
-                    continue
-                }
+                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x5C)
+                    | ByteScan.equalMask(w, 0xE2)
+                if m == 0 { i += 8; continue }
+                i += ByteScan.firstFlagged(m)
             }
             let b = p[i]
             if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 { i += 1; continue }

@@ -69,7 +69,11 @@ public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
         let n = b.count
         var i = 0
         while i < n {
-            if i + 8 <= n && !ByteScan.hasHigh(ByteScan.word(p, i)) { i += 8; continue }
+            if i + 8 <= n {
+                let high = ByteScan.word(p, i) & 0x8080_8080_8080_8080
+                if high == 0 { i += 8; continue }
+                i += ByteScan.firstFlagged(high)
+            }
             let c = p[i]
             if c < 0x80 { i += 1; continue }
             // The allowed range of the second byte, and the number of bytes, by the first.

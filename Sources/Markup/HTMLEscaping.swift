@@ -65,8 +65,15 @@ public enum HTMLEscaping {
             // Copy the run that needs no work in one go.
             var j = i
             if !afterC2 {
-                while j + 8 <= n && isPlainWord(ByteScan.word(p, j)) { j += 8 }
-                while j < n && !work[Int(p[j])] { j += 1 }
+                while j < n {
+                    if j + 8 <= n {
+                        let m = workMask(ByteScan.word(p, j))
+                        if m == 0 { j += 8; continue }
+                        j += ByteScan.firstFlagged(m)
+                    }
+                    if work[Int(p[j])] { break }
+                    j += 1
+                }
                 if j > i {
                     out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
                     i = j
@@ -102,11 +109,10 @@ public enum HTMLEscaping {
         }
     }
 
-    /// Whether eight bytes are all printable ASCII other than `&`, `<`, `>`, `"` (and so need no
-    /// work, in text or in attributes).
-    @inline(__always) static func isPlainWord(_ w: UInt64) -> Bool {
-        !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x26) && !ByteScan.has(w, 0x3C)
-            && !ByteScan.has(w, 0x3E) && !ByteScan.has(w, 0x22) && !ByteScan.has(w, 0x7F)
+    /// Flags the bytes of a word that may need work (`needsWork`; see `ByteScan` masks).
+    @inline(__always) static func workMask(_ w: UInt64) -> UInt64 {
+        ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E)
+            | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x7F) | ByteScan.equalMask(w, 0xC2)
     }
 
     /// `needsWork` for every byte value.

@@ -300,9 +300,14 @@ enum FastSanitizer {
         var i = start
         while i < n {
             if i + 8 <= n {
+                // Eight bytes at a time to the next byte looked at below (non-ASCII goes by, but
+                // for the two lead bytes this path looks at).
                 let w = ByteScan.word(base, i)
-                if !ByteScan.hasHigh(w) && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x3C) && !ByteScan.has(w, 0x26)
-                    && !ByteScan.has(w, 0x3E) && !ByteScan.has(w, 0x7F) { i += 8; continue }
+                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x26)
+                    | ByteScan.equalMask(w, 0x3E) | ByteScan.equalMask(w, 0x7F) | ByteScan.equalMask(w, 0xC2)
+                    | ByteScan.equalMask(w, 0xEF)
+                if m == 0 { i += 8; continue }
+                i += ByteScan.firstFlagged(m)
             }
             let c = p[i]
             if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }

@@ -22,7 +22,12 @@ public enum HTMLImages {
             var i = 0
             while i + 4 < n {
                 // Most of a description is text: eight bytes without a `<` at a time.
-                if i + 8 <= n && !ByteScan.has(ByteScan.word(p, i), 0x3C) { i += 8; continue }
+                if i + 8 <= n {
+                    let m = ByteScan.equalMask(ByteScan.word(p, i), 0x3C)
+                    if m == 0 { i += 8; continue }
+                    i += ByteScan.firstFlagged(m)
+                    if i + 4 >= n { break }
+                }
                 guard b[i] == 0x3C, b[i + 1] == 0x69, b[i + 2] == 0x6D, b[i + 3] == 0x67, b[i + 4] == 0x20 else { i += 1; continue }
                 var j = i + 4   // at the space, so the first attribute matches " src=\""
                 while j < n, b[j] != 0x3E {

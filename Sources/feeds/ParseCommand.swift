@@ -149,18 +149,25 @@ final class ParseInput {
 
     /// Up to `count` bytes; empty at the end of the input.
     func read(upTo count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FeedParseError.unreadable("cannot read \(path): \(String(cString: strerror(errno)))")
+        // Uninitialized: zeroing a buffer that read(2) fills anyway cost ~3% of a parse.
+        var failure: Int32?
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            var filled = 0
+            while filled < count {
+                let n = Glibc.read(fd, raw.baseAddress! + filled, count - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                filled += n
             }
-            if n == 0 { break }
-            filled += n
+            initialized = filled
         }
-        buffer.removeSubrange(filled...)
+        if let failure {
+            throw FeedParseError.unreadable("cannot read \(path): \(String(cString: strerror(failure)))")
+        }
         return buffer
     }
 

@@ -102,16 +102,18 @@ final class XMLPrepass {
                 if i < n { state = .content }
             case .content:
                 var j = i
-                if let base = b.baseAddress {
-                    // Words without `&`, `<` or any control byte go by eight at a time.
-                    while j + 8 <= n {
-                        let w = ByteScan.word(base, j)
-                        if ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x26) || ByteScan.has(w, 0x3C) { break }
-                        j += 8
-                    }
-                }
                 Self.contentStops.withUnsafeBufferPointer { stops in
-                    while j < n && !stops[Int(b[j])] { j += 1 }
+                    while j < n {
+                        // Eight bytes at a time to the next `&`, `<` or control byte.
+                        if j + 8 <= n, let base = b.baseAddress {
+                            let w = ByteScan.word(base, j)
+                            let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
+                            if m == 0 { j += 8; continue }
+                            j += ByteScan.firstFlagged(m)
+                        }
+                        if stops[Int(b[j])] { break }
+                        j += 1
+                    }
                 }
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
@@ -143,6 +145,20 @@ final class XMLPrepass {
                 var j = i
                 var ended = false
                 while j < n {
+                    // Eight bytes at a time to the next byte to look at: outside quotes `&`, a
+                    // quote, `<` or `>`; inside, `&` or the closing quote; a control anywhere.
+                    if j + 8 <= n, let base = b.baseAddress {
+                        let w = ByteScan.word(base, j)
+                        var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26)
+                        if tagQuote != 0 {
+                            m |= ByteScan.equalMask(w, tagQuote)
+                        } else {
+                            m |= ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x27) | ByteScan.equalMask(w, 0x3C)
+                                | ByteScan.equalMask(w, 0x3E)
+                        }
+                        if m == 0 { j += 8; continue }
+                        j += ByteScan.firstFlagged(m)
+                    }
                     let c = b[j]
                     if c == UInt8(ascii: "&") || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) { break }
                     if tagQuote != 0 {
@@ -167,7 +183,18 @@ final class XMLPrepass {
             case .textCDATA:
                 var j = i
                 Self.cdataTextStops.withUnsafeBufferPointer { stops in
-                    while j < n && !stops[Int(b[j])] { j += 1 }
+                    while j < n {
+                        // Eight bytes at a time to the next `&`, `<`, `>` or control byte.
+                        if j + 8 <= n, let base = b.baseAddress {
+                            let w = ByteScan.word(base, j)
+                            let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
+                                | ByteScan.equalMask(w, 0x3E)
+                            if m == 0 { j += 8; continue }
+                            j += ByteScan.firstFlagged(m)
+                        }
+                        if stops[Int(b[j])] { break }
+                        j += 1
+                    }
                 }
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
