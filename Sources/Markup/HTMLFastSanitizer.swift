@@ -6,8 +6,10 @@ import FeedModel
 /// It accepts only: text without control characters (other than tab and line feed) or C1
 /// characters; the references `&amp;`, `&lt;`, `&gt;`, `&quot;`, numeric references to plain
 /// characters, and a few HTML 4 names (`safeNames`); start tags of the elements in `fastElements`
-/// with lower-case attribute names and quoted values (or none), well nested, with their end
-/// tags, never an element that libxml2 would close implicitly. On anything else it gives up
+/// with lower-case attribute names and quoted values (or none), with their end tags; a start tag
+/// that libxml2 lets close open elements (`<a>` in an `a`, `<p>` in a `p`) closes them here too,
+/// and an end tag of an element that is not open is dropped, as libxml2 does. On anything else
+/// (an end tag that would close other open elements, elements left open) it gives up
 /// (returns nil) and the caller uses libxml2. (libxml2 keeps white space between tags:
 /// its `areBlanks` only decides about implied paragraphs, which the fragment wrapper never gets.)
 enum FastSanitizer {
@@ -200,9 +202,16 @@ enum FastSanitizer {
                 let nameStart = i
                 while i < n && isNameByte(p[i]) { i += 1 }
                 guard i < n, p[i] == UInt8(ascii: ">"), i > nameStart else { return nil }
-                guard top >= 0, t.elements[top].name.withUnsafeBufferPointer({ equal($0, p, nameStart, i) }),
-                      let parent = stack.popLast() else { return nil }
                 i += 1
+                guard top >= 0, t.elements[top].name.withUnsafeBufferPointer({ equal($0, p, nameStart, i - 1) }) else {
+                    // An end tag of an element that is not open at all is dropped by libxml2
+                    // (`htmlParseEndTag`), as after `<a>1<a>2</a></a>`; one open further up
+                    // would close what is between, which is left to libxml2.
+                    guard let e = elementIndex(t, p, nameStart, i - 1), !t.elements[e].isVoid,
+                          e != top, !stack.contains(e) else { return nil }
+                    continue
+                }
+                guard let parent = stack.popLast() else { return nil }
                 out.append(UInt8(ascii: "<"))
                 out.append(UInt8(ascii: "/"))
                 out.append(contentsOf: t.elements[top].name)
@@ -214,7 +223,15 @@ enum FastSanitizer {
             while i < n && isNameByte(p[i]) { i += 1 }
             guard i > nameStart, i < n else { return nil }
             guard let e = elementIndex(t, p, nameStart, i) else { return nil }
-            if top >= 0 && t.closes[e * elementCount + top] { return nil }
+            // What this start tag closes (`htmlAutoClose`: `<a>` an open `a`, `<p>` a `p`, ...)
+            // ends here, as in the tree libxml2 builds.
+            while top >= 0 && t.closes[e * elementCount + top] {
+                out.append(UInt8(ascii: "<"))
+                out.append(UInt8(ascii: "/"))
+                out.append(contentsOf: t.elements[top].name)
+                out.append(UInt8(ascii: ">"))
+                top = stack.popLast()!
+            }
             let element = t.elements[e]
             // Attributes.
             attributes.removeAll(keepingCapacity: true)

@@ -41,15 +41,30 @@ final class FastSanitizerTests: XCTestCase {
 
     func testUnusualInputsFallBackToLibXML() {
         let unusual = [
-            "<table><tr><td>x</td></tr></table>", "<p>a<p>b", "<b>unclosed", "</p>stray", "<!-- c -->x",
+            "<table><tr><td>x</td></tr></table>", "<p>a<p>b", "<b>unclosed", "<!-- c -->x",
             "<P>upper</P>", "<font>x</font>", "<script>x</script>", "a &bogus; b", "&copy 2024",
-"<a href=unquoted>x</a>", "x\r\ny", "<p>a</b></p>", "&#146;", "x<wbr>",
-            "<div><p>a<div>b</div></p></div>", "a\u{FEFF}b<b>c</b>", "<a title=\"a\nb\">x</a>",
+            "<a href=unquoted>x</a>", "x\r\ny", "&#146;", "x<wbr>", "a\u{FEFF}b<b>c</b>", "<a title=\"a\nb\">x</a>",
+            "<em><a>x</em></a>", "<p>x</br></p>", "<div><p>a</div>",
         ]
         for html in unusual {
             XCTAssertNil(FastSanitizer.sanitize(html, base: nil), "expected a fallback for \(html)")
             for base in bases { check(html, base: base) }
         }
+    }
+
+    /// What libxml2 closes on its own (a start tag that ends an open element, an end tag of an
+    /// element that is not open) stays on the fast path, with libxml2's tree written out.
+    func testImpliedEndsAndStrayEndTagsTakeTheFastPath() {
+        let cases = [
+            "<p>a <a href=\"http://e.example/1\"><a href=\"http://e.example/2\">b</a></a> c</p>",
+            "</p>stray", "<p>a</b></p>", "<div><p>a<div>b</div></p></div>", "<ul><li>one<li>two</li></ul>",
+            "<p>one<p>two</p>", "<dl><dt>t<dd>d</dd></dl>",
+        ]
+        for html in cases {
+            for base in bases { XCTAssertTrue(check(html, base: base), "expected the fast path for \(html)") }
+        }
+        XCTAssertEqual(FastSanitizer.sanitize("<a href=\"http://e.example/1\">x<a href=\"http://e.example/2\">y</a></a>", base: nil),
+                       "<a href=\"http://e.example/1\">x</a><a href=\"http://e.example/2\">y</a>")
     }
 
     func testFixturesMatchLibXML() throws {
