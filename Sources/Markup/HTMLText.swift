@@ -15,11 +15,33 @@ import CLibXML2
 public enum HTMLText {
     /// The readable text of an HTML fragment.
     public static func plainText(_ html: String) -> String {
-        if !html.utf8.contains(UInt8(ascii: "<")) { return plainTextWithoutMarkup(html) }
+        // A `<` that starts no tag, comment or declaration ("x < y", "a <3") is text to libxml2
+        // too: such titles need no parse.
+        if !startsMarkup(html) { return plainTextWithoutMarkup(html) }
+        return plainTextWithLibXML(html)
+    }
+
+    static func plainTextWithLibXML(_ html: String) -> String {
         guard let document = HTMLDocument(html, fragment: true) else { return "" }
         var writer = TextWriter()
         Node.walk(from: document.firstNode, enter: { node, _ in writer.enter(node) }, leave: { node, _ in writer.leave(node) })
         return writer.finish()
+    }
+
+    /// Whether some `<` in `html` is followed by what makes libxml2's HTML parser read markup:
+    /// a letter (a start tag), `/` (an end tag), `!` or `?` (comments, declarations).
+    static func startsMarkup(_ html: String) -> Bool {
+        var html = html
+        return html.withUTF8 { b in
+            guard b.count > 1 else { return false }
+            for i in 0..<(b.count - 1) where b[i] == UInt8(ascii: "<") {
+                let c = b[i + 1]
+                if (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || c == UInt8(ascii: "/") || c == UInt8(ascii: "!") || c == UInt8(ascii: "?") {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// The fast path for text without tags: references decoded; blank lines separate

@@ -74,4 +74,27 @@ final class PlainTextTests: XCTestCase {
         let nested = String(repeating: "<a href=\"http://e.example/\"><b>", count: 100) + String(repeating: "x", count: 500_000)
         XCTAssertTrue(t(nested).contains("xxxx"))
     }
+
+    /// A `<` that starts no markup skips the HTML parser: the text must be what libxml2 reads.
+    func testLessThanThatStartsNoMarkupReadsAsLibXMLReadsIt() {
+        let pieces = ["<", "< ", "<3", "<=", "<<", "x", " ", "é", "&amp;", "&lt;", "&eacute;", "&bogus;", ">", "a < b",
+                      "\t", "1", "<\u{E9}", "<-", "<.", "<\"", "<'", "<>", "&#60;"]
+        var state: UInt64 = 99
+        func next(_ n: Int) -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(n)) }
+        func collapsed(_ s: String) -> String { s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ") }
+        var tested = 0
+        for _ in 0..<4000 {
+            var s = ""
+            for _ in 0..<(1 + next(8)) { s += pieces[next(pieces.count)] }
+            // Pieces can meet as "<x" or "<a": markup, which takes the parser anyway.
+            guard !HTMLText.startsMarkup(s) else { continue }
+            tested += 1
+            XCTAssertEqual(collapsed(t(s)), collapsed(HTMLText.plainTextWithLibXML(s)), s.debugDescription)
+        }
+        XCTAssertGreaterThan(tested, 1500)
+        for markup in ["a <b>c</b>", "x </y", "<!-- c -->", "<?pi?>", "<T> here", "z<Q"] {
+            XCTAssertTrue(HTMLText.startsMarkup(markup), markup)
+        }
+        XCTAssertEqual(t("Tom & Jerry: x < y"), "Tom & Jerry: x < y")
+    }
 }

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// Streams bytes in any supported encoding to valid UTF-8, chunk by chunk, keeping an incomplete
 /// sequence at the end of one chunk for the next. Bytes that are not valid UTF-8 in a document
 /// read as UTF-8 are taken as windows-1252: that is what a feed "in UTF-8" holding Latin-1 bytes
@@ -45,20 +47,23 @@ final class Transcoder {
     }
 
     /// Returns how many bytes were consumed (the rest is an incomplete sequence, kept for later).
+    /// Well-formed UTF-8 is copied in runs as long as possible (one copy per chunk for a clean
+    /// document); only bytes that need rewriting end a run.
     private func decodeUTF8(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Int {
-        var i = 0
         let n = b.count
+        guard let base = b.baseAddress else { return 0 }
+        var runStart = 0
+        var i = 0
         while i < n {
-            // ASCII runs are by far the most common: copy them in one go.
-            var j = i
-            // Eight bytes at a time while none has its high bit set.
-            if let base = b.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while j + 8 <= n, raw.loadUnaligned(fromByteOffset: j, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { j += 8 }
+            // Eight bytes at a time to the next non-ASCII byte.
+            while i + 8 <= n {
+                let high = ByteScan.word(base, i) & 0x8080_8080_8080_8080
+                if high != 0 { i += ByteScan.firstFlagged(high); break }
+                i += 8
             }
-            while j < n, b[j] < 0x80 { j += 1 }
-            if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j; if i >= n { break } }
+            if i >= n { break }
             let c = b[i]
+            if c < 0x80 { i += 1; continue }
             let len: Int
             var minScalar: UInt32 = 0
             switch c {
@@ -67,13 +72,14 @@ final class Transcoder {
             case 0xF0...0xF4: len = 4; minScalar = 0x10000
             default: len = 0
             }
-            if len == 0 { repair(c, &out); i += 1; continue }
+            if len == 0 { Self.copy(base, from: runStart, to: i, into: &out); repair(c, &out); i += 1; runStart = i; continue }
             if i + len > n {
                 // Possibly a sequence cut by the chunk boundary.
                 var plausible = true
                 for k in (i + 1)..<n where b[k] & 0xC0 != 0x80 { plausible = false }
+                Self.copy(base, from: runStart, to: i, into: &out)
                 if plausible && !final { return i }
-                repair(c, &out); i += 1; continue
+                repair(c, &out); i += 1; runStart = i; continue
             }
             var scalar = UInt32(c) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
             var ok = true
@@ -86,16 +92,23 @@ final class Transcoder {
                 if scalar < 0xA0 {
                     // U+0080...U+009F are C1 controls that no feed means: they are windows-1252
                     // punctuation (smart quotes, dashes) that went through a Latin-1 converter.
+                    Self.copy(base, from: runStart, to: i, into: &out)
                     appendUTF8(windows1252Scalar(UInt8(scalar)), to: &out)
-                } else {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(i + len)]))
+                    runStart = i + len
                 }
                 i += len
             } else {
-                repair(c, &out); i += 1
+                Self.copy(base, from: runStart, to: i, into: &out)
+                repair(c, &out); i += 1; runStart = i
             }
         }
+        Self.copy(base, from: runStart, to: n, into: &out)
         return n
+    }
+
+    @inline(__always)
+    private static func copy(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, into out: inout [UInt8]) {
+        if end > start { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start)) }
     }
 
     @inline(__always)

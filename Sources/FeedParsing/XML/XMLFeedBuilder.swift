@@ -19,11 +19,11 @@ final class XMLFeedBuilder {
     var warnings: [String] = []
     var stopRequested = false
 
-    private var namespaces: [UnsafeRawPointer: Namespace] {
+    private var namespaces: PointerCache<Namespace> {
         _read { yield namespaceSlot.pointee }
         _modify { yield &namespaceSlot.pointee }
     }
-    private var tags: [UnsafeRawPointer: Tag] {
+    private var tags: PointerCache<Tag> {
         _read { yield tagSlot.pointee }
         _modify { yield &tagSlot.pointee }
     }
@@ -62,8 +62,8 @@ final class XMLFeedBuilder {
     private let captureSlot = makeSlot(Capture?.none)
     private let stackSlot = makeSlot([Frame]())
     private let entrySlot = makeSlot(EntryFields?.none)
-    private let namespaceSlot = makeSlot([UnsafeRawPointer: Namespace]())
-    private let tagSlot = makeSlot([UnsafeRawPointer: Tag]())
+    private let namespaceSlot = makeSlot(PointerCache<Namespace>())
+    private let tagSlot = makeSlot(PointerCache<Tag>())
 
     init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (EntryFields) -> Void) {
         self.documentBase = documentBase
@@ -92,20 +92,12 @@ final class XMLFeedBuilder {
     @inline(__always)
     private func namespace(_ uri: UnsafePointer<xmlChar>?) -> Namespace {
         guard let uri else { return atomWithoutNamespace ? .atom10 : .none }
-        let key = UnsafeRawPointer(uri)
-        if let ns = namespaces[key] { return ns }
-        let ns = Namespace.from(uri: String(cString: uri))
-        namespaces[key] = ns
-        return ns
+        return namespaces.value(for: UnsafeRawPointer(uri)) { Namespace.from(uri: String(cString: uri)) }
     }
 
     @inline(__always)
     private func tag(_ local: UnsafePointer<xmlChar>) -> Tag {
-        let key = UnsafeRawPointer(local)
-        if let t = tags[key] { return t }
-        let t = Tag.from(localName: String(cString: local))
-        tags[key] = t
-        return t
+        tags.value(for: UnsafeRawPointer(local)) { Tag.from(localName: String(cString: local)) }
     }
 
     // MARK: - SAX events
@@ -208,7 +200,7 @@ final class XMLFeedBuilder {
         rootTag = t
         if t == .rss, ns == .unknown, let uri {
             // <rss xmlns="..."> : a default namespace on RSS means nothing; read it as plain RSS.
-            namespaces[UnsafeRawPointer(uri)] = Namespace.none
+            namespaces.set(Namespace.none, for: UnsafeRawPointer(uri))
             ns = .none
         }
         if t == .feed && ns == .none { atomWithoutNamespace = true }
