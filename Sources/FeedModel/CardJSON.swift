@@ -23,7 +23,7 @@ public enum CardJSON {
 
     /// Appends `card(c)`'s bytes to `out`: the streaming writers (`feeds parse --json`) build
     /// their output in one buffer, with no String per card or per field.
-    public static func append(_ c: Card, to out: inout [UInt8]) {
+    public static func append(_ c: Card, to out: inout ByteSink) {
         var w = JSONObjectWriter(appendingTo: &out)
         fields(of: c, into: &w)
         w.finish(into: &out)
@@ -74,15 +74,18 @@ public enum CardJSON {
 
 /// Builds one JSON object, in field order, as UTF-8 bytes (one String at the end, or appended
 /// to a caller's buffer).
-public struct JSONObjectWriter {
-    fileprivate var out: [UInt8]
+public struct JSONObjectWriter: ~Copyable {
+    fileprivate var out: ByteSink
     private var first = true
 
-    public init() { out = [0x7B] }
+    public init() {
+        out = ByteSink(capacity: 256)
+        out.append(0x7B)
+    }
 
     /// Takes `buffer` over (no copy) and opens the object; `finish(into:)` hands it back.
-    fileprivate init(appendingTo buffer: inout [UInt8]) {
-        out = []
+    fileprivate init(appendingTo buffer: inout ByteSink) {
+        out = ByteSink(capacity: 16)
         swap(&out, &buffer)
         out.append(0x7B)
     }
@@ -94,7 +97,15 @@ public struct JSONObjectWriter {
 
     mutating func staticField(_ name: StaticString, _ value: UTF8Text?) {
         staticKey(name)
-        if let value { value.withUTF8 { JSONText.appendQuoted($0, prefix: nil, to: &out) } } else { JSONText.appendNull(to: &out) }
+        if let value {
+            // Not `withUTF8` with a closure: a closure cannot capture the non-copyable `out`.
+            switch value.storage {
+            case .string(var s): s.withUTF8 { JSONText.appendQuoted($0, prefix: nil, to: &out) }
+            case .bytes(let b): b.withUnsafeBufferPointer { JSONText.appendQuoted($0, prefix: nil, to: &out) }
+            }
+        } else {
+            JSONText.appendNull(to: &out)
+        }
     }
 
     public mutating func field(_ name: String, _ value: String?) {
@@ -141,7 +152,7 @@ public struct JSONObjectWriter {
     /// `value` must already be valid JSON.
     public mutating func raw(_ name: String, _ value: String) {
         key(name)
-        out.append(contentsOf: value.utf8)
+        out.append(contentsOf: value)
     }
 
     fileprivate mutating func staticKey(_ name: StaticString) {
@@ -149,7 +160,7 @@ public struct JSONObjectWriter {
         first = false
         // Field names are plain ASCII without quotes or backslashes: no escaping needed.
         out.append(0x22)
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(contentsOf: name)
         out.append(0x22)
         out.append(0x3A)
     }
@@ -162,13 +173,11 @@ public struct JSONObjectWriter {
     }
 
     public func finish() -> String {
-        var bytes = out
-        bytes.append(0x7D)
-        return String(decoding: bytes, as: UTF8.self)
+        out.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } + "}"
     }
 
     /// Closes the object and hands the buffer back to `buffer`.
-    fileprivate mutating func finish(into buffer: inout [UInt8]) {
+    fileprivate mutating func finish(into buffer: inout ByteSink) {
         out.append(0x7D)
         swap(&out, &buffer)
     }
@@ -179,34 +188,33 @@ public enum JSONText {
     /// A JSON string literal. Non-ASCII is written as UTF-8; U+2028/2029 are escaped so the output
     /// is also valid JavaScript.
     public static func quoted(_ s: String) -> String {
-        var out: [UInt8] = []
+        var out = ByteSink(capacity: s.utf8.count + 16)
         appendQuoted(s, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 
-    static func appendNull(to out: inout [UInt8]) {
+    static func appendNull(to out: inout ByteSink) {
         out.append(0x6E); out.append(0x75); out.append(0x6C); out.append(0x6C)
     }
 
     /// Appends `s` as a JSON string literal. Works on UTF-8 bytes: this runs for every field of
     /// every card.
-    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+    public static func appendQuoted(_ s: String, to out: inout ByteSink) {
         var s = s
         s.withUTF8 { appendQuoted($0, prefix: nil, to: &out) }
     }
 
     /// `prefix + s` as one JSON string literal (`prefix` is plain ASCII that needs no escape).
-    static func appendQuoted(_ s: String, prefix: StaticString, to out: inout [UInt8]) {
+    static func appendQuoted(_ s: String, prefix: StaticString, to out: inout ByteSink) {
         var s = s
         s.withUTF8 { appendQuoted($0, prefix: prefix, to: &out) }
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 
-    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, prefix: StaticString?, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + bytes.count + 2 + (prefix?.utf8CodeUnitCount ?? 0))
+    static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, prefix: StaticString?, to out: inout ByteSink) {
         out.append(0x22)
-        if let prefix { out.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)) }
+        if let prefix { out.append(contentsOf: prefix) }
         guard let p = bytes.baseAddress else { out.append(0x22); return }
         let n = bytes.count
         var runStart = 0
@@ -229,7 +237,7 @@ public enum JSONText {
                 guard i + 2 < n, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 else { i += 1; continue }
                 width = 3
             }
-            out.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: i - runStart))
+            out.append(p + runStart, count: i - runStart)
             out.append(0x5C)
             switch b {
             case 0x22: out.append(0x22)
@@ -247,7 +255,7 @@ public enum JSONText {
             i += width
             runStart = i
         }
-        out.append(contentsOf: UnsafeBufferPointer(start: p + runStart, count: n - runStart))
+        out.append(p + runStart, count: n - runStart)
         out.append(0x22)
     }
 }

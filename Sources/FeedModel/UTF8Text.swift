@@ -9,12 +9,12 @@
 /// Equality and hashing are over the UTF-8 bytes, whichever form holds them (so a text made from
 /// bytes equals the same text made from a String).
 public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
-    private enum Storage: Sendable {
+    enum Storage: Sendable {
         case string(String)
         case bytes([UInt8])
     }
 
-    private let storage: Storage
+    let storage: Storage
 
     public init(_ string: String) { storage = .string(string) }
 

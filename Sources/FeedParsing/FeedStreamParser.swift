@@ -24,7 +24,7 @@ public final class FeedStreamParser {
     private var bytesSeen = 0
     private var truncated = false
     private var decoded: [UInt8] = []
-    private var prepared: [UInt8] = []
+    private var prepared = ByteSink()
 
     public init(options: ParseOptions = ParseOptions(), onCard: @escaping (Card) -> Void) {
         self.options = options
@@ -158,7 +158,7 @@ public final class FeedStreamParser {
         repeat {
             let end = min(text.endIndex, start + step)
             let last = final && end == text.endIndex
-            prepared.removeAll(keepingCapacity: true)
+            prepared.removeAll()
             text[start..<end].withUnsafeBufferPointer { prepass.process($0, final: last, into: &prepared) }
             prepared.withUnsafeBufferPointer { parser.push($0, terminate: last) }
             if builder.stopRequested { parser.stop(); break }

@@ -37,10 +37,9 @@ public enum HTMLEscaping {
             out += text
             return
         }
-        var buffer = [UInt8]()
-        buffer.reserveCapacity(utf8.count + 16)
+        var buffer = ByteSink(capacity: utf8.count + utf8.count / 8 + 16)
         append(text, to: &buffer, attribute: attribute)
-        out += String(decoding: buffer, as: UTF8.self)
+        out += buffer.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes that `append` does not copy as they are.
@@ -54,8 +53,20 @@ public enum HTMLEscaping {
         text.withUTF8 { append(UnsafeBufferPointer(start: $0.baseAddress, count: $0.count), to: &out, attribute: attribute) }
     }
 
-    /// `appendText` / `appendAttribute` of UTF-8 bytes into UTF-8 bytes.
+    static func append(_ text: String, to out: inout ByteSink, attribute: Bool) {
+        var text = text
+        text.withUTF8 { append(UnsafeBufferPointer(start: $0.baseAddress, count: $0.count), to: &out, attribute: attribute) }
+    }
+
+    /// `appendText` / `appendAttribute` of UTF-8 bytes into an array (through a `ByteSink`).
     public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], attribute: Bool) {
+        var sink = ByteSink(capacity: bytes.count + bytes.count / 8 + 16)
+        append(bytes, to: &sink, attribute: attribute)
+        sink.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
+    /// `appendText` / `appendAttribute` of UTF-8 bytes into UTF-8 bytes.
+    public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteSink, attribute: Bool) {
         let n = bytes.count
         guard n > 0, let p = bytes.baseAddress else { return }
         var i = 0
@@ -75,7 +86,7 @@ public enum HTMLEscaping {
                     j += 1
                 }
                 if j > i {
-                    out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                    out.append(p + i, count: j - i)
                     i = j
                     if i == n { break }
                 }
@@ -94,10 +105,10 @@ public enum HTMLEscaping {
             }
             switch b {
             case 0xC2: afterC2 = true
-            case 0x26: out.append(contentsOf: amp)
-            case 0x3C: out.append(contentsOf: lt)
-            case 0x3E: out.append(contentsOf: gt)
-            case 0x22 where attribute: out.append(contentsOf: quot)
+            case 0x26: out.append(contentsOf: "&amp;" as StaticString)
+            case 0x3C: out.append(contentsOf: "&lt;" as StaticString)
+            case 0x3E: out.append(contentsOf: "&gt;" as StaticString)
+            case 0x22 where attribute: out.append(contentsOf: "&quot;" as StaticString)
             case 0x0D:
                 // A line feed right after it is the same line break.
                 out.append(0x0A)
@@ -118,7 +129,6 @@ public enum HTMLEscaping {
     /// `needsWork` for every byte value.
     private static let workTable: [Bool] = (0...255).map { needsWork(UInt8($0)) }
 
-    private static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8), quot = Array("&quot;".utf8)
 
     /// The UTF-8 of the character each of U+0080...U+009F stands for.
     private static let c1Replacements: [[UInt8]] = (0x80...0x9F).map { Array(String(HTMLEntities.character(forCodePoint: UInt32($0))).utf8) }

@@ -167,8 +167,7 @@ enum FastSanitizer {
         let t = tables
         let elementCount = t.elements.count
         let n = p.count
-        var out = [UInt8]()
-        out.reserveCapacity(n + n / 8)
+        var out = ByteSink(capacity: n + n / 8 + 64)
         // Indexes of the open elements below `top`; -1 is the fragment wrapper.
         var stack: [Int] = []
         var top = -1
@@ -302,7 +301,7 @@ enum FastSanitizer {
             }
         }
         guard stack.isEmpty else { return nil }
-        return out
+        return out.array
     }
 
     /// Copies the text at `p[start]` up to the next `<` or `&` (or the end) to `out` as
@@ -310,7 +309,7 @@ enum FastSanitizer {
     /// nil for text this path leaves to libxml2 (controls other than tab and line feed, C1
     /// characters, U+F000...U+FFFF).
     @inline(__always)
-    private static func copyText(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8]) -> Int? {
+    private static func copyText(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout ByteSink) -> Int? {
         let n = p.count
         guard let base = p.baseAddress else { return start }
         var runStart = start
@@ -353,7 +352,7 @@ enum FastSanitizer {
     /// Writes the start tag with the attributes the libxml2 path keeps (see
     /// `SanitizingWriter.keepAttributes`); false (nothing written) when the element goes.
     private static func writeStartTag(_ element: Element, _ attributes: [ReadAttribute], _ p: UnsafeBufferPointer<UInt8>,
-                                      _ values: [UInt8], _ base: inout ParsedBase, into out: inout [UInt8]) -> Bool {
+                                      _ values: [UInt8], _ base: inout ParsedBase, into out: inout ByteSink) -> Bool {
         let mark = out.count
         out.append(UInt8(ascii: "<"))
         out.append(contentsOf: element.name)
@@ -410,7 +409,7 @@ enum FastSanitizer {
     }
 
     @inline(__always)
-    private static func appendName(_ a: ReadAttribute, _ p: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private static func appendName(_ a: ReadAttribute, _ p: UnsafeBufferPointer<UInt8>, to out: inout ByteSink) {
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: UnsafeBufferPointer(rebasing: p[a.nameStart..<a.nameEnd]))
     }

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// Exit statuses: 0 all went well, 1 some sources failed, 2 usage or configuration error.
@@ -36,27 +37,27 @@ enum Diagnostics {
 /// Buffered standard output: commands that print many lines write through this.
 final class Output {
     nonisolated(unsafe) static let standard = Output()
-    private var buffer: [UInt8] = []
+    private var buffer = ByteSink(capacity: 80 << 10)
 
     func write(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
+        buffer.append(contentsOf: s)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func line(_ s: String = "") { write(s); write("\n") }
 
     /// Lets `fill` append bytes straight to the buffer (no String in between).
-    func write(_ fill: (inout [UInt8]) -> Void) {
+    func write(_ fill: (inout ByteSink) -> Void) {
         fill(&buffer)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Drops what was not yet written (a command failed before its output was complete).
-    func discard() { buffer.removeAll(keepingCapacity: true) }
+    func discard() { buffer.removeAll() }
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
+        buffer.withUnsafeBufferPointer { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
@@ -64,6 +65,6 @@ final class Output {
                 offset += n
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 }

@@ -39,3 +39,33 @@ final class ByteScanTests: XCTestCase {
         XCTAssertEqual(w, 0x0908_0706_0504_0302)
     }
 }
+
+/// The byte buffer of the hot writers: what goes in comes out, across growth and truncation.
+final class ByteSinkTests: XCTestCase {
+    func testAppendsGrowTruncateAndReuse() {
+        var sink = ByteSink(capacity: 1)
+        var expected: [UInt8] = []
+        var state: UInt64 = 5
+        for round in 0..<2000 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            switch state % 5 {
+            case 0: sink.append(UInt8(truncatingIfNeeded: state)); expected.append(UInt8(truncatingIfNeeded: state))
+            case 1:
+                let piece = (0..<Int(state % 40)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
+                sink.append(contentsOf: piece); expected += piece
+            case 2: sink.append(contentsOf: "é\u{1F680}"); expected += Array("é\u{1F680}".utf8)
+            case 3: sink.append(contentsOf: "&amp;" as StaticString); expected += Array("&amp;".utf8)
+            default:
+                let cut = expected.count / 2
+                sink.removeSubrange(cut...); expected.removeSubrange(cut...)
+            }
+            XCTAssertEqual(sink.count, expected.count)
+        }
+        XCTAssertEqual(sink.array, expected)
+        XCTAssertEqual(sink[0], expected[0])
+        sink.removeAll()
+        XCTAssertTrue(sink.isEmpty)
+        sink.append(contentsOf: [1, 2, 3])
+        XCTAssertEqual(sink.array, [1, 2, 3])
+    }
+}

@@ -77,9 +77,15 @@ final class CardJSONTests: XCTestCase {
         full.published = Timestamp(secondsSince1970: 253_402_300_800)   // year 10000
         cards.append(full)
         for c in cards {
-            var out: [UInt8] = Array("prefix".utf8)
+            // A small sink, so that appending grows it on the way.
+            var out = ByteSink(capacity: 8)
+            out.append(contentsOf: "prefix")
             CardJSON.append(c, to: &out)
-            XCTAssertEqual(String(decoding: out, as: UTF8.self), "prefix" + CardJSON.card(c))
+            XCTAssertEqual(out.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, "prefix" + CardJSON.card(c))
+            // Descriptions held as bytes write the same as held as a String.
+            var bytesCard = c
+            bytesCard.descriptionText = c.description.map { UTF8Text(validating: Array($0.utf8)) }
+            XCTAssertEqual(CardJSON.card(bytesCard), CardJSON.card(c))
         }
     }
 

@@ -1,3 +1,5 @@
+import FeedModel
+
 /// Text that goes around libxml2 (`TextHandOver.sideChannel`): the prepass keeps a run of text
 /// here and writes `<?TOKEN N?>` in its place; libxml2 reports that processing instruction where
 /// the text stood, and the builder takes text N from here. libxml2 then never scans the text
@@ -55,12 +57,20 @@ final class SideText {
     }
 
     /// Writes the instruction that stands for text `number`: `<?TOKEN N?>`.
-    func writeInstruction(_ number: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: [0x3C, 0x3F])  // "<?"
-        out.append(contentsOf: token.dropLast())
+    func writeInstruction(_ number: Int, into out: inout ByteSink) {
+        out.append(0x3C); out.append(0x3F)  // "<?"
+        token.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0.dropLast())) }
         out.append(0x20)
-        out.append(contentsOf: String(number).utf8)
-        out.append(contentsOf: [0x3F, 0x3E])  // "?>"
+        // The number in decimal, without a String.
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var n = number, k = d.count
+            repeat { k -= 1; d[k] = UInt8(0x30 + n % 10); n /= 10 } while n > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: d.bindMemory(to: UInt8.self)[k...]))
+        }
+        out.append(0x3F); out.append(0x3E)  // "?>"
     }
 
     /// Calls `body` with text `number`, once; texts before it not taken yet are skipped. A

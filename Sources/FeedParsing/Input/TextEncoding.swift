@@ -1,3 +1,4 @@
+import FeedModel
 import Markup
 
 /// The character encodings the input layer decodes itself; anything else goes through iconv.
@@ -43,6 +44,27 @@ enum TextEncoding: Equatable, CustomStringConvertible {
 /// Appends the UTF-8 form of `scalar` (which the caller has checked is a valid scalar value).
 @inline(__always)
 func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+        out.append(UInt8(scalar))
+    case 0x80..<0x800:
+        out.append(UInt8(0xC0 | (scalar >> 6)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | (scalar >> 12)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    default:
+        out.append(UInt8(0xF0 | (scalar >> 18)))
+        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+}
+
+/// `appendUTF8` into a `ByteSink`.
+@inline(__always)
+func appendUTF8(_ scalar: UInt32, to out: inout ByteSink) {
     switch scalar {
     case 0..<0x80:
         out.append(UInt8(scalar))

@@ -74,7 +74,14 @@ final class XMLPrepass {
     private var expansionUsed = 0
     private(set) var warnings: [String] = []
 
+    /// `process` into an array (callers that read a whole document once).
     func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        var sink = ByteSink(capacity: input.count + input.count / 8 + 64)
+        process(input, final: final, into: &sink)
+        sink.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
+
+    func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout ByteSink) {
         if carry.isEmpty {
             run(input, final: final, into: &out)
         } else {
@@ -84,7 +91,7 @@ final class XMLPrepass {
         }
     }
 
-    private func run(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+    private func run(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout ByteSink) {
         var i = 0
         let n = b.count
         out.reserveCapacity(out.count + n + 64)
@@ -269,14 +276,14 @@ final class XMLPrepass {
     }
 
     /// Ends a text section of ours: `]]>`, or with the side channel the text moves aside.
-    private func endTextSection(_ out: inout [UInt8]) {
+    private func endTextSection(_ out: inout ByteSink) {
         if side != nil { moveTextAside(&out) } else { out.append(contentsOf: Self.cdataClose) }
         state = .content
     }
 
     /// With the side channel: the open text (from `sideContentStart`) goes to `side`, and an
     /// instruction naming it replaces it and its `<![CDATA[` in `out`.
-    private func moveTextAside(_ out: inout [UInt8]) {
+    private func moveTextAside(_ out: inout ByteSink) {
         guard let side else { return }
         let number = out.withUnsafeBufferPointer { side.keep(UnsafeBufferPointer(rebasing: $0[sideContentStart...])) }
         out.removeSubrange(sideOpenAt...)
@@ -287,13 +294,13 @@ final class XMLPrepass {
 
     /// Appends `>` to the open text section: after `]]` it would end a CDATA section, so there
     /// the section ends and the `>` starts the next (with the side channel, no section: as is).
-    private func appendGreaterThan(into out: inout [UInt8]) {
+    private func appendGreaterThan(into out: inout ByteSink) {
         if side == nil { Self.appendCDATAGreaterThan(into: &out) } else { out.append(UInt8(ascii: ">")) }
     }
 
     /// At a `&` or a control character XML forbids, in text or in a tag: writes the rewritten
     /// reference, or drops the character; returns the bytes consumed, nil when more input is needed.
-    private func referenceOrControl(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+    private func referenceOrControl(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout ByteSink) -> Int? {
         guard b[i] == UInt8(ascii: "&") else { return 1 }
         return reference(b, i, final: final, into: &out)
     }
@@ -309,7 +316,7 @@ final class XMLPrepass {
     private static let closeAndReopen = Array("]]><![CDATA[>".utf8)
 
     /// Appends `>` to the text of an open CDATA section of ours.
-    private static func appendCDATAGreaterThan(into out: inout [UInt8]) {
+    private static func appendCDATAGreaterThan(into out: inout ByteSink) {
         let n = out.count
         if n >= 2, out[n - 1] == UInt8(ascii: "]"), out[n - 2] == UInt8(ascii: "]") {
             out.append(contentsOf: closeAndReopen)
@@ -376,7 +383,7 @@ final class XMLPrepass {
     private static let doctypeOpen = Array("<!DOCTYPE".utf8)
 
     /// At a `<`: returns the bytes consumed, or nil when more input is needed to decide.
-    private func markupStart(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+    private func markupStart(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout ByteSink) -> Int? {
         let avail = b.count - i
         func matches(_ p: [UInt8], caseless: Bool = false) -> Bool? {
             for k in 0..<p.count {
@@ -387,7 +394,7 @@ final class XMLPrepass {
             }
             return true
         }
-        if avail >= 2, b[i + 1] == UInt8(ascii: "?") { out.append(contentsOf: [60, 63]); state = .pi; return 2 }
+        if avail >= 2, b[i + 1] == UInt8(ascii: "?") { out.append(60); out.append(63); state = .pi; return 2 }
         if avail >= 2, b[i + 1] != UInt8(ascii: "!") { out.append(60); state = .tag; tagQuote = 0; return 1 }
         if avail < 2 { if final { out.append(60); state = .tag; return 1 }; return nil }
         switch matches(Self.commentOpen) {
@@ -422,7 +429,7 @@ final class XMLPrepass {
     // MARK: - references
 
     /// At a `&`: writes the rewritten reference; returns bytes consumed, nil when more input is needed.
-    private func reference(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout [UInt8]) -> Int? {
+    private func reference(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout ByteSink) -> Int? {
         let n = b.count
         var j = i + 1
         let limit = min(n, i + 48)
@@ -488,7 +495,7 @@ final class XMLPrepass {
     /// together spell one UTF-8 sequence are text that was UTF-8, read as Latin-1 and escaped.
     /// They are read as the character meant ("…"). Returns bytes consumed, or nil.
     private func doubleEncodedSequence(_ b: UnsafeBufferPointer<UInt8>, start: Int, firstEnd: Int, first: [UInt8],
-                                       into out: inout [UInt8]) -> Int? {
+                                       into out: inout ByteSink) -> Int? {
         guard let lead = latin1Value(first), (0xC2...0xF4).contains(lead) else { return nil }
         let needed = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1
         var scalar = lead & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
@@ -518,7 +525,7 @@ final class XMLPrepass {
     private static let ampersand = Array("&#38;".utf8)
 
     /// Writes the replacement of `&name;`; false when the name means nothing (caller keeps text).
-    private func writeReference(_ name: [UInt8], into out: inout [UInt8], depth: Int) -> Bool {
+    private func writeReference(_ name: [UInt8], into out: inout ByteSink, depth: Int) -> Bool {
         if name.first == UInt8(ascii: "#") {
             guard let value = Self.numericValue(name) else { return false }
             if let scalar = Self.acceptableScalar(value) { Self.writeCharRef(scalar, into: &out) }
@@ -527,10 +534,10 @@ final class XMLPrepass {
         let key = String(decoding: name, as: UTF8.self)
         switch key {
         case "amp": out.append(contentsOf: Self.ampersand); return true
-        case "lt": out.append(contentsOf: Array("&#60;".utf8)); return true
-        case "gt": out.append(contentsOf: Array("&#62;".utf8)); return true
-        case "quot": out.append(contentsOf: Array("&#34;".utf8)); return true
-        case "apos": out.append(contentsOf: Array("&#39;".utf8)); return true
+        case "lt": out.append(contentsOf: "&#60;" as StaticString); return true
+        case "gt": out.append(contentsOf: "&#62;" as StaticString); return true
+        case "quot": out.append(contentsOf: "&#34;" as StaticString); return true
+        case "apos": out.append(contentsOf: "&#39;" as StaticString); return true
         default: break
         }
         if let value = declared[key] {
@@ -552,7 +559,7 @@ final class XMLPrepass {
     }
 
     /// Expands an internal entity's replacement text as character data, within the budget.
-    private func expand(_ value: [UInt8], into out: inout [UInt8], depth: Int) {
+    private func expand(_ value: [UInt8], into out: inout ByteSink, depth: Int) {
         guard depth <= Self.maxEntityDepth else {
             // Stop all expansion: a tree of references too deep to write is also too wide to walk.
             expansionUsed = Self.expansionBudget
@@ -576,7 +583,7 @@ final class XMLPrepass {
                 }
             }
             switch c {
-            case UInt8(ascii: "<"): out.append(contentsOf: Array("&#60;".utf8)); expansionUsed += 5
+            case UInt8(ascii: "<"): out.append(contentsOf: "&#60;" as StaticString); expansionUsed += 5
             case UInt8(ascii: "&"): out.append(contentsOf: Self.ampersand); expansionUsed += 5
             default: out.append(c); expansionUsed += 1
             }
@@ -615,9 +622,9 @@ final class XMLPrepass {
         return v
     }
 
-    static func writeCharRef(_ scalar: UInt32, into out: inout [UInt8]) {
-        out.append(contentsOf: [38, 35])  // "&#"
-        out.append(contentsOf: Array(String(scalar).utf8))
+    static func writeCharRef(_ scalar: UInt32, into out: inout ByteSink) {
+        out.append(38); out.append(35)  // "&#"
+        out.append(contentsOf: String(scalar))
         out.append(59)
     }
 
