@@ -74,11 +74,13 @@ final class XMLPrepass {
     private var expansionUsed = 0
     private(set) var warnings: [String] = []
 
-    /// `process` into an array (callers that read a whole document once).
+    /// `process` into an array (callers that read a whole document once). What `out` holds
+    /// already is part of the output as with a `ByteSink` (a `>` after `]]` looks back at it).
     func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
-        var sink = ByteSink(capacity: input.count + input.count / 8 + 64)
+        var sink = ByteSink(capacity: out.count + input.count + input.count / 8 + 64)
+        sink.append(contentsOf: out)
         process(input, final: final, into: &sink)
-        sink.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        out = sink.array
     }
 
     func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout ByteSink) {
