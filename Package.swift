@@ -12,7 +12,12 @@ let package = Package(
     targets: [
         // C libraries from Debian's -dev packages, one system-library target each.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's headers only, with no pkg-config: its `-lcurl` would link what CCurlShim
+        // loads on first use (the headers are on the compiler's default path on Debian).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's functions for Swift: typed wrappers of its variadic calls, and the library
+        // loaded on first use instead of linked (see its header: start-up of every command).
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The card model: plain values, no imports at all.
@@ -22,7 +27,7 @@ let package = Package(
         // Feeds (RSS/Atom/RDF/JSON Feed) to cards. No network, no storage.
         .target(name: "FeedParsing", dependencies: ["FeedModel", "Markup", "CLibXML2"]),
         // HTTP over libcurl multi. Knows bytes and headers, not XML (dates as the model's Timestamp).
-        .target(name: "Fetching", dependencies: ["FeedModel", "CCurl"]),
+        .target(name: "Fetching", dependencies: ["FeedModel", "CCurlShim"]),
         // SQLite store of sources, fetch state and cards. Knows no HTML.
         .target(name: "Storage", dependencies: ["FeedModel", "CSQLite"]),
 

@@ -1,18 +1,23 @@
-import CCurl
+import CCurlShim
 
 /// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
-private let globalInitResult: UInt32 = curl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
+private let globalInitResult: UInt32 = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
 
+/// Loads libcurl (see CCurl's shim: it is loaded on first use, not linked) and initializes it.
 func ensureCurlGlobalInit() throws(FetchError) {
+    guard ccurl_load() != 0 else {
+        throw .setup(call: "loading libcurl", detail: String(cString: ccurl_load_error())
+                     + " (install the Debian package libcurl4)")
+    }
     guard globalInitResult == CURLE_OK.rawValue else {
-        throw .setup(call: "curl_global_init", detail: String(cString: curl_easy_strerror(CURLcode(globalInitResult))))
+        throw .setup(call: "curl_global_init", detail: String(cString: ccurl_easy_strerror(CURLcode(globalInitResult))))
     }
 }
 
 private func check(_ code: CURLMcode, _ call: String) throws(FetchError) {
     guard code == CURLM_OK else {
         throw code == CURLM_OUT_OF_MEMORY ? .outOfMemory
-            : .setup(call: call, detail: String(cString: curl_multi_strerror(code)))
+            : .setup(call: call, detail: String(cString: ccurl_multi_strerror(code)))
     }
 }
 
@@ -22,35 +27,35 @@ final class CurlMulti {
     let handle: UnsafeMutableRawPointer
 
     init() throws(FetchError) {
-        guard let handle = curl_multi_init() else { throw .setup(call: "curl_multi_init", detail: "returned NULL") }
+        guard let handle = ccurl_multi_init() else { throw .setup(call: "curl_multi_init", detail: "returned NULL") }
         self.handle = handle
     }
 
-    deinit { curl_multi_cleanup(handle) }
+    deinit { ccurl_multi_cleanup(handle) }
 
     func add(_ transfer: EasyTransfer) throws(FetchError) {
-        try check(curl_multi_add_handle(handle, transfer.handle), "curl_multi_add_handle")
+        try check(ccurl_multi_add_handle(handle, transfer.handle), "curl_multi_add_handle")
     }
 
     func remove(_ transfer: EasyTransfer) throws(FetchError) {
-        try check(curl_multi_remove_handle(handle, transfer.handle), "curl_multi_remove_handle")
+        try check(ccurl_multi_remove_handle(handle, transfer.handle), "curl_multi_remove_handle")
     }
 
     /// Drives every transfer as far as it can go without blocking.
     func perform() throws(FetchError) {
         var running: Int32 = 0
-        try check(curl_multi_perform(handle, &running), "curl_multi_perform")
+        try check(ccurl_multi_perform(handle, &running), "curl_multi_perform")
     }
 
     /// Waits for activity on any transfer, at most `milliseconds` (less when curl has a timer due).
     func poll(milliseconds: Int32) throws(FetchError) {
-        try check(curl_multi_poll(handle, nil, 0, milliseconds, nil), "curl_multi_poll")
+        try check(ccurl_multi_poll(handle, nil, 0, milliseconds, nil), "curl_multi_poll")
     }
 
     /// The next finished transfer: its easy handle and result code.
     func nextFinished() -> (UnsafeMutableRawPointer, CURLcode)? {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(handle, &left) {
+        while let message = ccurl_multi_info_read(handle, &left) {
             if message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle {
                 return (easy, message.pointee.data.result)
             }
@@ -88,7 +93,7 @@ final class EasyTransfer {
     private var inInformational = false
 
     init(request: FetchRequest, hostKey: String, isFile: Bool, limits: FetchLimits, queuedSeconds: Double) throws(FetchError) {
-        guard let handle = curl_easy_init() else { throw .setup(call: "curl_easy_init", detail: "returned NULL") }
+        guard let handle = ccurl_easy_init() else { throw .setup(call: "curl_easy_init", detail: "returned NULL") }
         self.handle = handle
         self.request = request
         self.hostKey = hostKey
@@ -101,8 +106,8 @@ final class EasyTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        ccurl_easy_cleanup(handle)
+        ccurl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -139,7 +144,7 @@ final class EasyTransfer {
             // A validator comes from a server: never let it smuggle a second header line in.
             var safe = String.UnicodeScalarView()
             safe.append(contentsOf: line.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 })
-            guard let list = curl_slist_append(headerList, String(safe)) else { throw .outOfMemory }
+            guard let list = ccurl_slist_append(headerList, String(safe)) else { throw .outOfMemory }
             headerList = list
         }
         if headerList != nil { try check(ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER") }
@@ -237,7 +242,7 @@ final class EasyTransfer {
             // A refused redirect ends with the redirect response as the last one seen.
             let redirected = statuses.last.map { (300..<400).contains($0) } ?? false
             var detail = String(cString: errorBuffer)
-            if detail.isEmpty { detail = String(cString: curl_easy_strerror(code)) }
+            if detail.isEmpty { detail = String(cString: ccurl_easy_strerror(code)) }
             let failure = CurlFailure(code: code, detail: detail, url: (try? string(CURLINFO_EFFECTIVE_URL)) ?? request.url,
                                       osErrno: (try? long(CURLINFO_OS_ERRNO)) ?? 0,
                                       neverConnected: !connected,
@@ -284,7 +289,7 @@ final class EasyTransfer {
     private func check(_ code: CURLcode, _ call: String) throws(FetchError) {
         guard code == CURLE_OK else {
             throw code == CURLE_OUT_OF_MEMORY ? .outOfMemory
-                : .setup(call: call, detail: String(cString: curl_easy_strerror(code)))
+                : .setup(call: call, detail: String(cString: ccurl_easy_strerror(code)))
         }
     }
 

@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShim
 import Foundation  // LocalizedError
 
 /// A transfer that produced no HTTP response (HTTP statuses, 404 and 500 included, are
@@ -201,13 +201,13 @@ func urlPart(_ url: String, _ part: CURLUPart, flags: UInt32) -> String? {
 /// Parts of a URL as curl's URL parser reads them (nil for an absent part), or nil when curl
 /// cannot parse the URL.
 func urlParts(_ url: String, _ parts: [CURLUPart], flags: UInt32 = 0) -> [String?]? {
-    guard let handle = curl_url() else { return nil }
-    defer { curl_url_cleanup(handle) }
-    guard curl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return nil }
+    guard let handle = ccurl_url() else { return nil }
+    defer { ccurl_url_cleanup(handle) }
+    guard ccurl_url_set(handle, CURLUPART_URL, url, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK else { return nil }
     return parts.map { part in
         var out: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
-        defer { curl_free(out) }
+        guard ccurl_url_get(handle, part, &out, flags) == CURLUE_OK, let out else { return nil }
+        defer { ccurl_free(out) }
         return String(cString: out)
     }
 }

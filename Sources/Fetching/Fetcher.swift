@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShim
 
 /// Totals over the life of a Fetcher.
 public struct FetchStatistics: Sendable, Hashable {
@@ -220,5 +220,5 @@ public struct FetchLoad: Sendable, Hashable {
 public struct FetchWaker: @unchecked Sendable {
     let multi: UnsafeMutableRawPointer
 
-    public func wake() { _ = curl_multi_wakeup(multi) }
+    public func wake() { _ = ccurl_multi_wakeup(multi) }
 }

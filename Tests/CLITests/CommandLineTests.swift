@@ -39,3 +39,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try FeedsCommand.run(["--bogus"]).status, 2)
     }
 }
+
+/// libcurl is loaded when something is fetched, not at start-up (see CCurlShim): commands that
+/// never fetch do not pay for mapping it and its thirty libraries.
+final class LibcurlLoadingTests: XCTestCase {
+    func testParseDoesNotLoadLibcurl() throws {
+        let doc = "<rss version='2.0'><channel><item><title>t</title></item></channel></rss>"
+        // The dynamic loader lists every library it loads on standard error with LD_DEBUG=libs.
+        let r = try FeedsCommand.run(["parse", "-"], stdin: Data(doc.utf8), environment: ["LD_DEBUG": "libs"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("libxml2"), "LD_DEBUG gave no list of libraries: \(r.stderr.prefix(300))")
+        XCTAssertFalse(r.stderr.contains("libcurl"), "libcurl was loaded by `feeds parse`")
+    }
+}

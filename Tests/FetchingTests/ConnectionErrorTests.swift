@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShim
 @testable import Fetching
 import Foundation
 import TestSupport
