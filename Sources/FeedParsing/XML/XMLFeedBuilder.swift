@@ -118,13 +118,14 @@ final class XMLFeedBuilder {
             stopRequested = true
             return
         }
-        if let c = capture {
-            guard interruptsCapture(c, ns, t) else { captureStart(local, attrs, base: base); return }
+        // The capture is looked at in place and moved out with `take()`: a copy of it (its
+        // buffer and base) would be retained and released on every element.
+        if let target = captureSlot.pointee?.target {
+            guard interruptsCapture(target, ns, t) else { captureStart(local, attrs, base: base); return }
             // A feed element inside a plain-text field: the field was never closed in the source.
-            capture = nil
-            var closed = c
+            var closed = captureSlot.pointee.take()!
             finishCapture(&closed)
-            for i in c.depth..<depth { stack[i].broken = true }
+            for i in closed.depth..<depth { stack[i].broken = true }
         }
         if skipDepth >= 0 || depth == 0 { return }
         if entry != nil {
@@ -137,9 +138,9 @@ final class XMLFeedBuilder {
     func endElement(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) {
         guard let frame = stack.popLast() else { return }
         let depth = stack.count
-        if var c = capture {
-            if depth == c.depth {
-                capture = nil
+        if let captureDepth = captureSlot.pointee?.depth {
+            if depth == captureDepth {
+                var c = captureSlot.pointee.take()!
                 finishCapture(&c)
             } else {
                 captureEnd(local)
@@ -175,18 +176,19 @@ final class XMLFeedBuilder {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard capture != nil else { return }
-        if capture!.buffer.count + bytes.count > maxTextBytes {
-            if !capture!.truncated {
-                capture!.truncated = true
+        // Through the slot itself: the `capture` accessors are a coroutine call each.
+        guard captureSlot.pointee != nil else { return }
+        if captureSlot.pointee!.buffer.count + bytes.count > maxTextBytes {
+            if !captureSlot.pointee!.truncated {
+                captureSlot.pointee!.truncated = true
                 warnings.append("a text element longer than \(maxTextBytes) bytes was cut short")
             }
             return
         }
-        if capture!.kind == .xhtml {
-            capture!.appendEscaped(bytes)
+        if captureSlot.pointee!.kind == .xhtml {
+            captureSlot.pointee!.appendEscaped(bytes)
         } else {
-            capture!.buffer.append(contentsOf: bytes)
+            captureSlot.pointee!.buffer.append(contentsOf: bytes)
         }
     }
 
@@ -296,10 +298,10 @@ final class XMLFeedBuilder {
     // MARK: - item level
 
     /// Whether a child element ends the capture instead of being written into it.
-    private func interruptsCapture(_ c: Capture, _ ns: Namespace, _ t: Tag) -> Bool {
+    private func interruptsCapture(_ target: CaptureTarget, _ ns: Namespace, _ t: Tag) -> Bool {
         guard ns.isRSS || ns.isAtom else { return false }
         if t == .item || t == .entry { return true }
-        switch c.target {
+        switch target {
         case .content, .summary, .feedDescription, .looseImage: return false   // bodies may hold any markup
         default: break
         }
