@@ -100,7 +100,7 @@ public final class FeedStreamParser {
         guard i < decoded.count else {
             if final { throw FeedParseError.empty }
             // Only white space so far: keep reading as XML, the prepass drops it.
-            try beginXML(); try feedXML(decoded[...], final: final); return
+            try beginXML(); try decoded.withUnsafeBufferPointer { try feedXML($0, final: final) }; return
         }
         if decoded[i] == UInt8(ascii: "{") {
             mode = .json
@@ -112,7 +112,7 @@ public final class FeedStreamParser {
             throw FeedParseError.notAFeed(Self.describeNonFeed(decoded))
         }
         try beginXML()
-        try feedXML(decoded[...], final: final)
+        try decoded.withUnsafeBufferPointer { try feedXML($0, final: final) }
     }
 
     private func beginXML() throws {
@@ -135,6 +135,11 @@ public final class FeedStreamParser {
 
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) throws {
         guard let transcoder else { return }
+        if case .xml = mode, transcoder.passesThrough(bytes) {
+            // Well-formed UTF-8 that needs no repair: the input is its own decoding, no copy.
+            try feedXML(bytes, final: final)
+            return
+        }
         decoded.removeAll(keepingCapacity: true)
         transcoder.decode(bytes, final: final, into: &decoded)
         switch mode {
@@ -142,13 +147,13 @@ public final class FeedStreamParser {
             json.append(contentsOf: decoded)
             if final { pendingJSON = json; json = [] }
         case .xml:
-            try feedXML(decoded[...], final: final)
+            try decoded.withUnsafeBufferPointer { try feedXML($0, final: final) }
         default:
             break
         }
     }
 
-    private func feedXML(_ text: ArraySlice<UInt8>, final: Bool) throws {
+    private func feedXML(_ text: UnsafeBufferPointer<UInt8>, final: Bool) throws {
         guard let parser, let builder else { return }
         // Through the prepass and into libxml2 in slices: a depth bound stops the parser
         // promptly, and the texts the prepass keeps aside (`SideText`) are taken slice by slice
@@ -159,7 +164,7 @@ public final class FeedStreamParser {
             let end = min(text.endIndex, start + step)
             let last = final && end == text.endIndex
             prepared.removeAll()
-            text[start..<end].withUnsafeBufferPointer { prepass.process($0, final: last, into: &prepared) }
+            prepass.process(UnsafeBufferPointer(rebasing: text[start..<end]), final: last, into: &prepared)
             prepared.withUnsafeBufferPointer { parser.push($0, terminate: last) }
             if builder.stopRequested { parser.stop(); break }
             start = end

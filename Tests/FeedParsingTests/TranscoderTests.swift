@@ -23,6 +23,25 @@ final class TranscoderTests: XCTestCase {
         XCTAssertEqual(decode(text, cuts: []).repaired, 0)
     }
 
+    /// A chunk that is its own decoding skips the copy; anything to rewrite or carry does not.
+    func testPassingThroughOnlyWhatNeedsNoRewrite() {
+        func passes(_ bytes: [UInt8], encoding: TextEncoding = .utf8) -> Bool {
+            bytes.withUnsafeBufferPointer { Transcoder(encoding: encoding).passesThrough($0) }
+        }
+        XCTAssertTrue(passes(Array("plain, café, 東京, 🚀 and more plain text".utf8)))
+        XCTAssertTrue(passes([]))
+        XCTAssertFalse(passes(Array("cut 東".utf8).dropLast()), "a sequence cut by the chunk's end")
+        XCTAssertFalse(passes([0x61, 0xE9, 0x62]), "Latin-1 byte")
+        XCTAssertFalse(passes([0x61, 0xC2, 0x92]), "C1 character")
+        XCTAssertFalse(passes(Array("plain".utf8), encoding: .windows1252))
+        // After a cut sequence is carried, the next chunk goes through decode to join it.
+        let t = Transcoder(encoding: .utf8)
+        var out: [UInt8] = []
+        let first = Array("x東".utf8).dropLast()
+        Array(first).withUnsafeBufferPointer { t.decode($0, final: false, into: &out) }
+        XCTAssertFalse([0xB1, 0x61].withUnsafeBufferPointer { t.passesThrough($0) })
+    }
+
     func testRepairsAreTheSameWhateverTheChunks() {
         var state: UInt64 = 0xABCD_EF01
         func next(_ n: Int) -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(n)) }

@@ -46,14 +46,20 @@ final class Transcoder {
         if consumed < b.count { carry.append(contentsOf: b[consumed...]) }
     }
 
-    /// Returns how many bytes were consumed (the rest is an incomplete sequence, kept for later).
-    /// Well-formed UTF-8 is copied in runs as long as possible (one copy per chunk for a clean
-    /// document); only bytes that need rewriting end a run.
-    private func decodeUTF8(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Int {
+    /// Whether `input` is its own decoding: UTF-8 read as UTF-8, nothing carried from the last
+    /// chunk, and every sequence well-formed, complete and no C1 character. The caller then uses
+    /// the input as it is (no copy); otherwise it calls `decode`.
+    func passesThrough(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        encoding == .utf8 && carry.isEmpty && Self.cleanEnd(input, from: 0) == input.count
+    }
+
+    /// The index of the first byte from `start` that is not copied as it is (the start of an
+    /// ill-formed sequence, of a C1 character, or of a sequence cut by the end of `b`), or
+    /// `b.count`.
+    private static func cleanEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         let n = b.count
-        guard let base = b.baseAddress else { return 0 }
-        var runStart = 0
-        var i = 0
+        guard let base = b.baseAddress else { return start }
+        var i = start
         while i < n {
             // Eight bytes at a time to the next non-ASCII byte.
             while i + 8 <= n {
@@ -64,45 +70,65 @@ final class Transcoder {
             if i >= n { break }
             let c = b[i]
             if c < 0x80 { i += 1; continue }
-            let len: Int
-            var minScalar: UInt32 = 0
-            switch c {
-            case 0xC2...0xDF: len = 2; minScalar = 0x80
-            case 0xE0...0xEF: len = 3; minScalar = 0x800
-            case 0xF0...0xF4: len = 4; minScalar = 0x10000
-            default: len = 0
+            guard let (scalar, len) = sequence(b, at: i), scalar >= 0xA0 else { return i }
+            i += len
+        }
+        return n
+    }
+
+    /// The scalar of the well-formed, complete UTF-8 sequence at `b[i]` and its length, or nil.
+    @inline(__always)
+    private static func sequence(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+        let c = b[i]
+        let len: Int
+        let minScalar: UInt32
+        switch c {
+        case 0xC2...0xDF: len = 2; minScalar = 0x80
+        case 0xE0...0xEF: len = 3; minScalar = 0x800
+        case 0xF0...0xF4: len = 4; minScalar = 0x10000
+        default: return nil
+        }
+        guard i + len <= b.count else { return nil }
+        var scalar = UInt32(c) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
+        for k in 1..<len {
+            let cc = b[i + k]
+            guard cc & 0xC0 == 0x80 else { return nil }
+            scalar = scalar << 6 | UInt32(cc & 0x3F)
+        }
+        guard scalar >= minScalar, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+        return (scalar, len)
+    }
+
+    /// Returns how many bytes were consumed (the rest is an incomplete sequence, kept for later).
+    /// Well-formed UTF-8 is copied in runs as long as possible (one copy per chunk for a clean
+    /// document); only bytes that need rewriting end a run.
+    private func decodeUTF8(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) -> Int {
+        let n = b.count
+        guard let base = b.baseAddress else { return 0 }
+        var i = 0
+        while i < n {
+            let end = Self.cleanEnd(b, from: i)
+            Self.copy(base, from: i, to: end, into: &out)
+            i = end
+            if i >= n { break }
+            let c = b[i]
+            if let (scalar, len) = Self.sequence(b, at: i) {
+                // U+0080...U+009F are C1 controls that no feed means: they are windows-1252
+                // punctuation (smart quotes, dashes) that went through a Latin-1 converter.
+                appendUTF8(windows1252Scalar(UInt8(scalar)), to: &out)
+                i += len
+                continue
             }
-            if len == 0 { Self.copy(base, from: runStart, to: i, into: &out); repair(c, &out); i += 1; runStart = i; continue }
-            if i + len > n {
-                // Possibly a sequence cut by the chunk boundary.
+            let len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0
+            if len > 0 && i + len > n && !final {
+                // Possibly a sequence cut by the chunk boundary: kept for the next chunk.
                 var plausible = true
                 for k in (i + 1)..<n where b[k] & 0xC0 != 0x80 { plausible = false }
-                Self.copy(base, from: runStart, to: i, into: &out)
-                if plausible && !final { return i }
-                repair(c, &out); i += 1; runStart = i; continue
+                if plausible { return i }
             }
-            var scalar = UInt32(c) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
-            var ok = true
-            for k in 1..<len {
-                let cc = b[i + k]
-                if cc & 0xC0 != 0x80 { ok = false; break }
-                scalar = scalar << 6 | UInt32(cc & 0x3F)
-            }
-            if ok, scalar >= minScalar, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) {
-                if scalar < 0xA0 {
-                    // U+0080...U+009F are C1 controls that no feed means: they are windows-1252
-                    // punctuation (smart quotes, dashes) that went through a Latin-1 converter.
-                    Self.copy(base, from: runStart, to: i, into: &out)
-                    appendUTF8(windows1252Scalar(UInt8(scalar)), to: &out)
-                    runStart = i + len
-                }
-                i += len
-            } else {
-                Self.copy(base, from: runStart, to: i, into: &out)
-                repair(c, &out); i += 1; runStart = i
-            }
+            repair(c, &out)
+            i += 1
         }
-        Self.copy(base, from: runStart, to: n, into: &out)
         return n
     }
 
