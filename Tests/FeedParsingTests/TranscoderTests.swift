@@ -42,6 +42,17 @@ final class TranscoderTests: XCTestCase {
         XCTAssertFalse([0xB1, 0x61].withUnsafeBufferPointer { t.passesThrough($0) })
     }
 
+    func testUTF8EncodingMatchesSwift() {
+        for value in [0, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x2019, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F680, 0x10FFFF] as [UInt32] {
+            var mine: [UInt8] = []
+            appendUTF8(value, to: &mine)
+            var sink = ByteSink(capacity: 1)
+            appendUTF8(value, to: &sink)
+            XCTAssertEqual(mine, Array(String(Unicode.Scalar(value)!).utf8), "U+\(String(value, radix: 16))")
+            XCTAssertEqual(sink.array, mine)
+        }
+    }
+
     func testRepairsAreTheSameWhateverTheChunks() {
         var state: UInt64 = 0xABCD_EF01
         func next(_ n: Int) -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(n)) }

@@ -41,46 +41,35 @@ enum TextEncoding: Equatable, CustomStringConvertible {
     }
 }
 
-/// Appends the UTF-8 form of `scalar` (which the caller has checked is a valid scalar value).
+/// The UTF-8 form of `scalar` (which the caller has checked is a valid scalar value): its bytes
+/// packed first byte lowest, and how many there are.
 @inline(__always)
-func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+func utf8Encoded(_ scalar: UInt32) -> (bytes: UInt32, count: Int) {
     switch scalar {
     case 0..<0x80:
-        out.append(UInt8(scalar))
+        return (scalar, 1)
     case 0x80..<0x800:
-        out.append(UInt8(0xC0 | (scalar >> 6)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
+        return ((0xC0 | scalar >> 6) | (0x80 | scalar & 0x3F) << 8, 2)
     case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | (scalar >> 12)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
+        return ((0xE0 | scalar >> 12) | (0x80 | scalar >> 6 & 0x3F) << 8 | (0x80 | scalar & 0x3F) << 16, 3)
     default:
-        out.append(UInt8(0xF0 | (scalar >> 18)))
-        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
+        return ((0xF0 | scalar >> 18) | (0x80 | scalar >> 12 & 0x3F) << 8 | (0x80 | scalar >> 6 & 0x3F) << 16
+                | (0x80 | scalar & 0x3F) << 24, 4)
     }
+}
+
+/// Appends the UTF-8 form of `scalar` (see `utf8Encoded`).
+@inline(__always)
+func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    let (bytes, count) = utf8Encoded(scalar)
+    for k in 0..<count { out.append(UInt8(truncatingIfNeeded: bytes >> (8 * k))) }
 }
 
 /// `appendUTF8` into a `ByteSink`.
 @inline(__always)
 func appendUTF8(_ scalar: UInt32, to out: inout ByteSink) {
-    switch scalar {
-    case 0..<0x80:
-        out.append(UInt8(scalar))
-    case 0x80..<0x800:
-        out.append(UInt8(0xC0 | (scalar >> 6)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | (scalar >> 12)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    default:
-        out.append(UInt8(0xF0 | (scalar >> 18)))
-        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    }
+    let (bytes, count) = utf8Encoded(scalar)
+    for k in 0..<count { out.append(UInt8(truncatingIfNeeded: bytes >> (8 * k))) }
 }
 
 /// A windows-1252 byte as a scalar (the table is Markup's; undefined positions become U+FFFD).
