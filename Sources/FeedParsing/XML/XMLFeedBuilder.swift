@@ -187,6 +187,10 @@ final class XMLFeedBuilder {
         }
         if captureSlot.pointee!.kind == .xhtml {
             captureSlot.pointee!.appendEscaped(bytes)
+        } else if captureSlot.pointee!.buffer.isEmpty {
+            // Most fields arrive in one piece: one allocation of the right size, where the
+            // first append would go through the array's growth path.
+            captureSlot.pointee!.buffer = Array(bytes)
         } else {
             captureSlot.pointee!.buffer.append(contentsOf: bytes)
         }
