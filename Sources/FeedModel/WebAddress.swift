@@ -69,39 +69,56 @@ public struct WebAddress: Hashable, Sendable, CustomStringConvertible {
     /// `init(parsing:)` for a string of printable ASCII without spaces, as the same
     /// RFC 3986 appendix B split done on UTF-8 bytes.
     private init(printableASCII raw: String) {
-        let u = raw.utf8
-        var end = u.endIndex
-        if let hash = u.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = String(raw[u.index(after: hash)...])
-            end = hash
-        }
-        if let q = u[..<end].firstIndex(of: UInt8(ascii: "?")) {
-            query = String(raw[u.index(after: q)..<end])
-            end = q
-        }
-        var start = u.startIndex
-        if let colon = u[..<end].firstIndex(of: UInt8(ascii: ":")), colon > start {
-            let first = u[start] | 0x20
-            var isScheme = first >= 97 && first <= 122
-            var i = start
-            while isScheme && i < colon {
-                let b = u[i], l = b | 0x20
-                isScheme = (l >= 97 && l <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-                i = u.index(after: i)
+        // On the bytes by offset: the UTF-8 view's generic index walk was most of this
+        // function's cost, and it runs for every link and image of every description.
+        var raw = raw
+        var scheme: String?, authority: String?, path = "", query: String?, fragment: String?
+        raw.withUTF8 { b in
+            func text(_ from: Int, _ to: Int) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
             }
-            if isScheme {
-                scheme = String(raw[start..<colon]).lowercased()
-                start = u.index(after: colon)
+            func find(_ c: UInt8, _ from: Int, _ to: Int) -> Int? {
+                var i = from
+                while i < to { if b[i] == c { return i }; i += 1 }
+                return nil
             }
+            var end = b.count
+            if let hash = find(UInt8(ascii: "#"), 0, end) {
+                fragment = text(hash + 1, b.count)
+                end = hash
+            }
+            if let q = find(UInt8(ascii: "?"), 0, end) {
+                query = text(q + 1, end)
+                end = q
+            }
+            var start = 0
+            if let colon = find(UInt8(ascii: ":"), 0, end), colon > 0 {
+                let first = b[0] | 0x20
+                var isScheme = first >= 97 && first <= 122
+                var i = 0
+                while isScheme && i < colon {
+                    let c = b[i], l = c | 0x20
+                    isScheme = (l >= 97 && l <= 122) || (c >= 48 && c <= 57) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+                    i += 1
+                }
+                if isScheme {
+                    scheme = text(0, colon).lowercased()
+                    start = colon + 1
+                }
+            }
+            if end - start >= 2, b[start] == UInt8(ascii: "/"), b[start + 1] == UInt8(ascii: "/") {
+                let authorityStart = start + 2
+                let authorityEnd = find(UInt8(ascii: "/"), authorityStart, end) ?? end
+                authority = text(authorityStart, authorityEnd)
+                start = authorityEnd
+            }
+            path = text(start, end)
         }
-        let rest = u[start..<end]
-        if rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
-            let authorityStart = u.index(start, offsetBy: 2)
-            let authorityEnd = u[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
-            authority = String(raw[authorityStart..<authorityEnd])
-            start = authorityEnd
-        }
-        path = String(raw[start..<end])
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.query = query
+        self.fragment = fragment
     }
 
     public var isAbsolute: Bool { scheme != nil }
