@@ -36,8 +36,10 @@ public enum HTMLImages {
                         let start = j + 6
                         var end = start
                         while end < n, b[end] != 0x22 { end += 1 }
-                        let raw = String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
-                        let value = raw.contains("&") ? HTMLEntities.decode(raw) : raw
+                        let valueBytes = UnsafeBufferPointer(rebasing: b[start..<end])
+                        let raw = String(decoding: valueBytes, as: UTF8.self)
+                        // On the bytes: `String.contains` walks Characters.
+                        let value = valueBytes.contains(UInt8(ascii: "&")) ? HTMLEntities.decode(raw) : raw
                         // Already made safe by the sanitizer: only the http(s) test is left.
                         if value.hasPrefix("http"), WebAddress(parsing: value).isWebURL { return value }
                         break
