@@ -110,20 +110,7 @@ final class XMLPrepass {
                 while i < n, b[i] != UInt8(ascii: "<") { i += 1 }
                 if i < n { state = .content }
             case .content:
-                var j = i
-                Self.contentStops.withUnsafeBufferPointer { stops in
-                    while j < n {
-                        // Eight bytes at a time to the next `&`, `<` or control byte.
-                        if j + 8 <= n, let base = b.baseAddress {
-                            let w = ByteScan.word(base, j)
-                            let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
-                            if m == 0 { j += 8; continue }
-                            j += ByteScan.firstFlagged(m)
-                        }
-                        if stops[Int(b[j])] { break }
-                        j += 1
-                    }
-                }
+                let j = Self.runEnd(b, from: i, stops: Self.contentStops, stopsAtGreaterThan: false)
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
                 let c = b[i]
@@ -190,21 +177,7 @@ final class XMLPrepass {
                 guard let used = referenceOrControl(b, i, final: final, into: &out) else { carry(b, from: i); return }
                 i += used
             case .textCDATA:
-                var j = i
-                Self.cdataTextStops.withUnsafeBufferPointer { stops in
-                    while j < n {
-                        // Eight bytes at a time to the next `&`, `<`, `>` or control byte.
-                        if j + 8 <= n, let base = b.baseAddress {
-                            let w = ByteScan.word(base, j)
-                            let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
-                                | ByteScan.equalMask(w, 0x3E)
-                            if m == 0 { j += 8; continue }
-                            j += ByteScan.firstFlagged(m)
-                        }
-                        if stops[Int(b[j])] { break }
-                        j += 1
-                    }
-                }
+                let j = Self.runEnd(b, from: i, stops: Self.cdataTextStops, stopsAtGreaterThan: true)
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
                 switch b[i] {
@@ -367,6 +340,30 @@ final class XMLPrepass {
         guard b[i + 1] == UInt8(ascii: "#"), let value = numericValue(Array(b[(i + 1)..<j])),
               !(0xC2...0xF4).contains(value), let scalar = acceptableScalar(value) else { return .other }
         return .decoded(scalar, j - i + 1)
+    }
+
+    /// The index of the first byte from `start` that `stops` marks (`contentStops` or
+    /// `cdataTextStops`), or `b.count`: eight bytes at a time to the next `&`, `<`, control byte
+    /// and, when `stopsAtGreaterThan`, `>` (a superset of both tables' stops), then the table.
+    @inline(__always)
+    private static func runEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int, stops: [Bool], stopsAtGreaterThan: Bool) -> Int {
+        let n = b.count
+        guard let base = b.baseAddress else { return start }
+        var j = start
+        stops.withUnsafeBufferPointer { stops in
+            while j < n {
+                if j + 8 <= n {
+                    let w = ByteScan.word(base, j)
+                    var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
+                    if stopsAtGreaterThan { m |= ByteScan.equalMask(w, 0x3E) }
+                    if m == 0 { j += 8; continue }
+                    j += ByteScan.firstFlagged(m)
+                }
+                if stops[Int(b[j])] { break }
+                j += 1
+            }
+        }
+        return j
     }
 
     /// The bytes that end a run of plain content: `&`, `<` and the controls XML forbids.
