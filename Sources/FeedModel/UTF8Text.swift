@@ -74,29 +74,34 @@ public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
                 if high == 0 { i += 8; continue }
                 i += ByteScan.firstFlagged(high)
             }
-            let c = p[i]
-            if c < 0x80 { i += 1; continue }
-            // The allowed range of the second byte, and the number of bytes, by the first.
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
-            let count: Int
-            switch c {
-            case 0xC2...0xDF: count = 2
-            case 0xE0: count = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: count = 3
-            case 0xED: count = 3; high = 0x9F
-            case 0xF0: count = 4; low = 0x90
-            case 0xF1...0xF3: count = 4
-            case 0xF4: count = 4; high = 0x8F
-            default: return false
-            }
-            guard i + count <= n, p[i + 1] >= low, p[i + 1] <= high else { return false }
-            var k = 2
-            while k < count {
-                guard p[i + k] & 0xC0 == 0x80 else { return false }
-                k += 1
-            }
-            i += count
+            if p[i] < 0x80 { i += 1; continue }
+            guard let (_, length) = scalar(in: b, at: i) else { return false }
+            i += length
         }
         return true
+    }
+
+    /// The scalar of the well-formed, complete UTF-8 sequence of two to four bytes at `b[i]`, and
+    /// its length; nil for an ASCII byte, an ill-formed sequence or one cut by the end of `b`.
+    @inlinable @inline(__always)
+    public static func scalar(in b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+        let c = b[i]
+        let length: Int
+        let minimum: UInt32
+        switch c {
+        case 0xC2...0xDF: length = 2; minimum = 0x80
+        case 0xE0...0xEF: length = 3; minimum = 0x800
+        case 0xF0...0xF4: length = 4; minimum = 0x10000
+        default: return nil
+        }
+        guard i + length <= b.count else { return nil }
+        var value = UInt32(c) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for k in 1..<length {
+            let next = b[i + k]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return nil }
+        return (value, length)
     }
 }

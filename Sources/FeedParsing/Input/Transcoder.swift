@@ -70,33 +70,10 @@ final class Transcoder {
             if i >= n { break }
             let c = b[i]
             if c < 0x80 { i += 1; continue }
-            guard let (scalar, len) = sequence(b, at: i), scalar >= 0xA0 else { return i }
+            guard let (scalar, len) = UTF8Text.scalar(in: b, at: i), scalar >= 0xA0 else { return i }
             i += len
         }
         return n
-    }
-
-    /// The scalar of the well-formed, complete UTF-8 sequence at `b[i]` and its length, or nil.
-    @inline(__always)
-    private static func sequence(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
-        let c = b[i]
-        let len: Int
-        let minScalar: UInt32
-        switch c {
-        case 0xC2...0xDF: len = 2; minScalar = 0x80
-        case 0xE0...0xEF: len = 3; minScalar = 0x800
-        case 0xF0...0xF4: len = 4; minScalar = 0x10000
-        default: return nil
-        }
-        guard i + len <= b.count else { return nil }
-        var scalar = UInt32(c) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
-        for k in 1..<len {
-            let cc = b[i + k]
-            guard cc & 0xC0 == 0x80 else { return nil }
-            scalar = scalar << 6 | UInt32(cc & 0x3F)
-        }
-        guard scalar >= minScalar, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
-        return (scalar, len)
     }
 
     /// Returns how many bytes were consumed (the rest is an incomplete sequence, kept for later).
@@ -112,7 +89,7 @@ final class Transcoder {
             i = end
             if i >= n { break }
             let c = b[i]
-            if let (scalar, len) = Self.sequence(b, at: i) {
+            if let (scalar, len) = UTF8Text.scalar(in: b, at: i) {
                 // U+0080...U+009F are C1 controls that no feed means: they are windows-1252
                 // punctuation (smart quotes, dashes) that went through a Latin-1 converter.
                 appendUTF8(windows1252Scalar(UInt8(scalar)), to: &out)
