@@ -35,14 +35,19 @@ struct ccurl_api {
 static struct ccurl_api ccurl_table;
 static pthread_once_t ccurl_once = PTHREAD_ONCE_INIT;
 
+/* Keeps `why` (cut to the buffer) as the answer of `ccurl_load_error`. */
+static void ccurl_set_error(const char *why) {
+    size_t i = 0;
+    for (; why[i] != 0 && i + 1 < sizeof ccurl_table.error; i++) ccurl_table.error[i] = why[i];
+    ccurl_table.error[i] = 0;
+}
+
 static void ccurl_load_once(void) {
     void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) lib = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
         const char *why = dlerror();
-        size_t i = 0;
-        for (; why != NULL && why[i] != 0 && i + 1 < sizeof ccurl_table.error; i++) ccurl_table.error[i] = why[i];
-        ccurl_table.error[i] = 0;
+        ccurl_set_error(why != NULL ? why : "libcurl.so.4 could not be loaded");
         return;
     }
     int missing = 0;
@@ -73,10 +78,7 @@ static void ccurl_load_once(void) {
     CCURL_SYMBOL(free, "curl_free");
 #undef CCURL_SYMBOL
     if (missing) {
-        const char *why = "libcurl.so.4 lacks functions feeds needs (libcurl 7.68 or later is required)";
-        size_t i = 0;
-        for (; why[i] != 0 && i + 1 < sizeof ccurl_table.error; i++) ccurl_table.error[i] = why[i];
-        ccurl_table.error[i] = 0;
+        ccurl_set_error("libcurl.so.4 lacks functions feeds needs (libcurl 7.68 or later is required)");
         return;
     }
     ccurl_table.loaded = 1;

@@ -15,16 +15,11 @@ public enum ByteScan {
 
     /// Whether some byte of `w` equals `b`.
     @inlinable @inline(__always)
-    public static func has(_ w: UInt64, _ b: UInt8) -> Bool {
-        let x = w ^ (ones &* UInt64(b))
-        return (x &- ones) & ~x & highs != 0
-    }
+    public static func has(_ w: UInt64, _ b: UInt8) -> Bool { equalMask(w, b) != 0 }
 
     /// Whether some byte of `w` is below `n` (n <= 128).
     @inlinable @inline(__always)
-    public static func hasLess(_ w: UInt64, _ n: UInt8) -> Bool {
-        (w &- ones &* UInt64(n)) & ~w & highs != 0
-    }
+    public static func hasLess(_ w: UInt64, _ n: UInt8) -> Bool { lessMask(w, n) != 0 }
 
     /// Whether some byte of `w` is not ASCII.
     @inlinable @inline(__always)
