@@ -62,8 +62,35 @@ enum FastSanitizer {
         var isURL: Bool { self == .href || self == .src || self == .cite }
     }
 
+    /// An element name of up to 16 bytes in two integers (`pack`): copying an `Element`, once
+    /// per tag, then retains and releases nothing.
+    private struct PackedName {
+        let lo: UInt64
+        let hi: UInt64
+        let count: Int
+
+        init(_ bytes: [UInt8]) {
+            precondition(bytes.count <= 16, "FastSanitizer: element name longer than 16 bytes")
+            lo = FastSanitizer.pack(Array(bytes.prefix(8)))
+            hi = FastSanitizer.pack(Array(bytes.dropFirst(8)))
+            count = bytes.count
+        }
+
+        @inline(__always)
+        func matches(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+            guard end - start == count else { return false }
+            if count <= 8 { return FastSanitizer.pack(p, start, end) == lo }
+            return FastSanitizer.pack(p, start, start + 8) == lo && FastSanitizer.pack(p, start + 8, end) == hi
+        }
+
+        @inline(__always)
+        func append(to out: inout ByteSink) {
+            withUnsafeBytes(of: (lo, hi)) { out.append($0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count) }
+        }
+    }
+
     private struct Element {
-        let name: [UInt8]
+        let name: PackedName
         let isVoid: Bool
         let isImg: Bool
         /// `Attr` bits allowed on it (`HTMLPolicy.isAllowed`).
@@ -94,7 +121,7 @@ enum FastSanitizer {
                     allowed |= attr.bit
                 }
                 let bytes = Array(name.utf8)
-                elements.append(Element(name: bytes, isVoid: rule.isVoid, isImg: name == "img", allowed: allowed))
+                elements.append(Element(name: PackedName(bytes), isVoid: rule.isVoid, isImg: name == "img", allowed: allowed))
                 if bytes.count <= 8 { byKey[FastSanitizer.pack(bytes)] = i } else { long.append(i) }
             }
             self.elements = elements
@@ -136,9 +163,7 @@ enum FastSanitizer {
     private static func elementIndex(_ t: Tables, _ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         let count = end - start
         if count <= 8 { return t.elementByKey[pack(p, start, end)] }
-        for e in t.longElements where t.elements[e].name.count == count {
-            if t.elements[e].name.withUnsafeBufferPointer({ equal($0, p, start, end) }) { return e }
-        }
+        for e in t.longElements where t.elements[e].name.matches(p, start, end) { return e }
         return nil
     }
 
@@ -174,7 +199,10 @@ enum FastSanitizer {
         var parsedBase = ParsedBase(base)
         var scratch = [UInt8]()
         var values = [UInt8]()
+        values.reserveCapacity(256)
         var attributes: [ReadAttribute] = []
+        attributes.reserveCapacity(8)
+        stack.reserveCapacity(16)
         var i = 0
         while i < n {
             let b = p[i]
@@ -202,7 +230,7 @@ enum FastSanitizer {
                 while i < n && isNameByte(p[i]) { i += 1 }
                 guard i < n, p[i] == UInt8(ascii: ">"), i > nameStart else { return nil }
                 i += 1
-                guard top >= 0, t.elements[top].name.withUnsafeBufferPointer({ equal($0, p, nameStart, i - 1) }) else {
+                guard top >= 0, t.elements[top].name.matches(p, nameStart, i - 1) else {
                     // An end tag of an element that is not open at all is dropped by libxml2
                     // (`htmlParseEndTag`), as after `<a>1<a>2</a></a>`; one open further up
                     // would close what is between, which is left to libxml2.
@@ -213,7 +241,7 @@ enum FastSanitizer {
                 guard let parent = stack.popLast() else { return nil }
                 out.append(UInt8(ascii: "<"))
                 out.append(UInt8(ascii: "/"))
-                out.append(contentsOf: t.elements[top].name)
+                t.elements[top].name.append(to: &out)
                 out.append(UInt8(ascii: ">"))
                 top = parent
                 continue
@@ -227,7 +255,7 @@ enum FastSanitizer {
             while top >= 0 && t.closes[e * elementCount + top] {
                 out.append(UInt8(ascii: "<"))
                 out.append(UInt8(ascii: "/"))
-                out.append(contentsOf: t.elements[top].name)
+                t.elements[top].name.append(to: &out)
                 out.append(UInt8(ascii: ">"))
                 top = stack.popLast()!
             }
@@ -269,20 +297,8 @@ enum FastSanitizer {
                 let quote = p[i]
                 i += 1
                 let valueStart = values.count
-                while true {
-                    guard i < n else { return nil }
-                    let c = p[i]
-                    if c == quote { i += 1; break }
-                    if c < 0x20 || c == 0x7F || c == 0xEF || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") { return nil }
-                    if c == 0xC2 { guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil } }
-                    if c == UInt8(ascii: "&") {
-                        guard let next = reference(p, i, inAttribute: true, into: &values) else { return nil }
-                        i = next
-                        continue
-                    }
-                    values.append(c)
-                    i += 1
-                }
+                guard let end = readValue(p, from: i, quote: quote, into: &values) else { return nil }
+                i = end
                 attributes.append(ReadAttribute(nameStart: attrStart, nameEnd: attrEnd, attr: attr, valueStart: valueStart,
                                                 valueEnd: values.count, hasValue: true))
             }
@@ -349,20 +365,75 @@ enum FastSanitizer {
 
     private static let escapedGreater: StaticString = "&gt;"
 
+    /// Appends the attribute value at `p[start]` (after its opening `quote`) to `values`, its
+    /// references decoded, and returns the index after the closing quote; nil for what this
+    /// path leaves to libxml2 (controls, C1 characters, U+F000...U+FFFF, `<`, `>`, references
+    /// other than the simple ones, no closing quote).
+    @inline(__always)
+    private static func readValue(_ p: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, into values: inout [UInt8]) -> Int? {
+        let n = p.count
+        guard let base = p.baseAddress else { return nil }
+        var runStart = start
+        var i = start
+        while true {
+            if i + 8 <= n {
+                // Eight bytes at a time to the next byte looked at below.
+                let w = ByteScan.word(base, i)
+                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, quote) | ByteScan.equalMask(w, 0x26)
+                    | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E) | ByteScan.equalMask(w, 0x7F)
+                    | ByteScan.equalMask(w, 0xC2) | ByteScan.equalMask(w, 0xEF)
+                if m == 0 { i += 8; continue }
+                i += ByteScan.firstFlagged(m)
+            }
+            guard i < n else { return nil }
+            let c = p[i]
+            if c == quote {
+                values.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                return i + 1
+            }
+            if c < 0x20 || c == 0x7F || c == 0xEF || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") { return nil }
+            if c == 0xC2 { guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil } }
+            if c == UInt8(ascii: "&") {
+                values.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                guard let next = reference(p, i, inAttribute: true, into: &values) else { return nil }
+                i = next
+                runStart = i
+                continue
+            }
+            i += 1
+        }
+    }
+
     /// Writes the start tag with the attributes the libxml2 path keeps (see
     /// `SanitizingWriter.keepAttributes`); false (nothing written) when the element goes.
     private static func writeStartTag(_ element: Element, _ attributes: [ReadAttribute], _ p: UnsafeBufferPointer<UInt8>,
                                       _ values: [UInt8], _ base: inout ParsedBase, into out: inout ByteSink) -> Bool {
         let mark = out.count
         out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: element.name)
+        element.name.append(to: &out)
         var width: String?, height: String?, src: String?
+        // The kept `src` when it is the value as written (`srcRange` in `values`).
+        var srcRange: Range<Int>?
         var hasSrc = false, hasAlt = false
         for a in attributes {
             if a.attr == .src { hasSrc = true }
             guard a.attr != .unknown, element.allowed & a.attr.bit != 0 else { continue }
             if a.attr.isURL || a.attr == .width || a.attr == .height {
                 guard a.hasValue else { continue }
+                // The usual URL, absolute http(s) in printable ASCII, is kept as written: no String.
+                if a.attr.isURL, values.withUnsafeBufferPointer({
+                    HTMLPolicy.isPlainAbsoluteWebURL(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]))
+                }) {
+                    if a.attr == .src { src = nil; srcRange = a.valueStart..<a.valueEnd }
+                    appendName(a, p, to: &out)
+                    out.append(UInt8(ascii: "="))
+                    out.append(UInt8(ascii: "\""))
+                    values.withUnsafeBufferPointer {
+                        HTMLEscaping.append(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out, attribute: true)
+                    }
+                    out.append(UInt8(ascii: "\""))
+                    continue
+                }
                 let value = values.withUnsafeBufferPointer {
                     String(decoding: UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), as: UTF8.self)
                 }
@@ -370,7 +441,7 @@ enum FastSanitizer {
                 if a.attr.isURL {
                     guard let url = HTMLPolicy.safeURL(value, allowDataImage: element.isImg && a.attr == .src, resolve: { base.resolve($0) })
                     else { continue }
-                    if a.attr == .src { src = url }
+                    if a.attr == .src { src = url; srcRange = nil }
                     kept = url
                 } else {
                     guard let number = SanitizingWriter.dimension(value) else { continue }
@@ -398,7 +469,11 @@ enum FastSanitizer {
         if element.isImg {
             let drop: Bool
             if let src { drop = HTMLPolicy.isTrackingPixel(src: src, width: width, height: height) }
-            else { drop = hasSrc || !hasAlt }
+            else if let srcRange {
+                drop = values.withUnsafeBufferPointer {
+                    HTMLPolicy.isTrackingPixel(src: UnsafeBufferPointer(rebasing: $0[srcRange]), width: width, height: height)
+                }
+            } else { drop = hasSrc || !hasAlt }
             if drop {
                 out.removeSubrange(mark...)
                 return false

@@ -145,15 +145,28 @@ public enum HTMLPolicy {
     /// `http://` or `https://` followed by printable ASCII other than `&` only.
     private static func isPlainAbsoluteWebURL(_ value: String) -> Bool {
         var value = value
-        return value.withUTF8 { b in
-            guard b.count > 8, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 else { return false }
-            let rest: Int
-            if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F { rest = 7 }
-            else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F { rest = 8 }
-            else { return false }
-            for i in rest..<b.count where b[i] <= 0x20 || b[i] >= 0x7F || b[i] == UInt8(ascii: "&") { return false }
-            return true
+        return value.withUTF8(isPlainAbsoluteWebURL)
+    }
+
+    /// The same test on UTF-8 bytes: such a URL is what `safeURL` returns for them, unchanged
+    /// (the fast sanitizer writes it without making a String).
+    static func isPlainAbsoluteWebURL(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count > 8, let p = b.baseAddress, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 else { return false }
+        var i: Int
+        if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F { i = 7 }
+        else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F { i = 8 }
+        else { return false }
+        let n = b.count
+        while i + 8 <= n {
+            let w = ByteScan.word(p, i)
+            if ByteScan.hasLess(w, 0x21) || ByteScan.hasHigh(w) || ByteScan.has(w, 0x26) || ByteScan.has(w, 0x7F) { return false }
+            i += 8
         }
+        while i < n {
+            if b[i] <= 0x20 || b[i] >= 0x7F || b[i] == UInt8(ascii: "&") { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Whether a URL keeps this character: not controls (C0, DEL, C1), byte order marks, zero
@@ -211,6 +224,12 @@ public enum HTMLPolicy {
         if let w = pixels(width), let h = pixels(height), w <= 1, h <= 1 { return true }
         var src = src
         return src.withUTF8(containsTrackerPattern)
+    }
+
+    /// `isTrackingPixel(src:width:height:)` with the source as UTF-8 bytes.
+    static func isTrackingPixel(src: UnsafeBufferPointer<UInt8>, width: String?, height: String?) -> Bool {
+        if let w = pixels(width), let h = pixels(height), w <= 1, h <= 1 { return true }
+        return containsTrackerPattern(src)
     }
 
     private static let trackerPatternBytes: [[UInt8]] = trackerPatterns.map { Array($0.utf8) }
