@@ -42,6 +42,15 @@ public enum ByteScan {
         (w &- ones &* UInt64(n)) & ~w & highs
     }
 
+    /// Flags exactly the bytes of `w` equal to `b` (every flag true, unlike `equalMask`; a few
+    /// more operations): for tests that combine the flags of neighbouring bytes.
+    @inlinable @inline(__always)
+    public static func exactEqualMask(_ w: UInt64, _ b: UInt8) -> UInt64 {
+        let x = w ^ (ones &* UInt64(b))
+        let lows = ~highs
+        return ~(((x & lows) &+ lows) | x) & highs
+    }
+
     /// The index (0...7) of the lowest flagged byte of a non-zero mask, for little-endian words.
     @inlinable @inline(__always)
     public static func firstFlagged(_ mask: UInt64) -> Int { mask.trailingZeroBitCount &>> 3 }

@@ -33,6 +33,22 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    func testExactEqualMaskFlagsEveryMatchAndNothingElse() {
+        var state: UInt64 = 0x0BAD_CAFE_F00D_1234
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let palette: [UInt8] = [0x00, 0x01, 0x2D, 0x2E, 0x2F, 0x30, 0x7F, 0x80, 0xAE, 0xAF, 0xFF]
+        for _ in 0..<20000 {
+            var bytes = [UInt8](repeating: 0, count: 8)
+            for k in 0..<8 { bytes[k] = palette[Int(next() % UInt64(palette.count))] }
+            let w = bytes.withUnsafeBufferPointer { ByteScan.word($0.baseAddress!, 0) }
+            for target in [UInt8(0x2E), 0x2F, 0x00, 0xFF, 0x80] {
+                var expected: UInt64 = 0
+                for k in 0..<8 where bytes[k] == target { expected |= 0x80 << UInt64(8 * k) }
+                XCTAssertEqual(ByteScan.exactEqualMask(w, target), expected, "\(bytes) == \(target)")
+            }
+        }
+    }
+
     func testWordIsTheBytesInMemoryOrder() {
         let bytes: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
         let w = bytes.withUnsafeBufferPointer { ByteScan.word($0.baseAddress!, 1) }

@@ -94,13 +94,21 @@ enum CardURL {
             // No space or control byte, and no "/." (dot segments need the full parse to be
             // removed): eight bytes at a time, then the rest.
             var i = start
+            var slashBefore = false
             while i + 8 <= b.count {
                 let w = ByteScan.word(p, i)
                 if ByteScan.hasLess(w, 0x21) || ByteScan.has(w, 0x7F) { return false }
+                // A `/` whose next byte is `.`, within the word or across from the last one.
+                let slashes = ByteScan.exactEqualMask(w, 0x2F), dots = ByteScan.exactEqualMask(w, 0x2E)
+                if (slashes << 8) & dots != 0 || (slashBefore && dots & 0x80 != 0) { return false }
+                slashBefore = slashes >> 63 != 0
                 i += 8
             }
-            while i < b.count { if b[i] <= 0x20 || b[i] == 0x7F { return false }; i += 1 }
-            for i in start..<(b.count - 1) where b[i] == 0x2F && b[i + 1] == 0x2E { return false }
+            while i < b.count {
+                let c = b[i]
+                if c <= 0x20 || c == 0x7F || (c == 0x2E && i > start && b[i - 1] == 0x2F) { return false }
+                i += 1
+            }
             // The host must not be empty: not "https://:8080/x" nor "https://user@/x" (found by
             // fuzzing; `WebAddress.isWebURL` refuses them too).
             var end = start
