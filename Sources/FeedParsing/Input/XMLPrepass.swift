@@ -282,9 +282,9 @@ final class XMLPrepass {
 
     /// The bytes that end a run of text inside a CDATA section of ours: `&`, `<`, `>` (after
     /// `]]` it would end the section), CR (line ends) and the controls XML forbids.
-    private static let cdataTextStops: [Bool] = (0...255).map { c in
-        c == 0x26 || c == 0x3C || c == 0x3E || c == 0x0D || (c < 0x20 && c != 0x09 && c != 0x0A)
-    }
+    /// As a set of the bytes below 64 (bit c for byte c; no stop is above): a constant, where a
+    /// table would be a lazily initialized global checked at every stop.
+    private static var cdataTextStops: UInt64 { 0x5000_0040_FFFF_F9FF }
     private static let cdataClose = Array("]]>".utf8)
     /// `>` right after `]]` (written or decoded): the section ends after the `]]` and the `>`
     /// starts the next, so the text reads `]]>` and no section ends early.
@@ -346,30 +346,27 @@ final class XMLPrepass {
     /// `cdataTextStops`), or `b.count`: eight bytes at a time to the next `&`, `<`, control byte
     /// and, when `stopsAtGreaterThan`, `>` (a superset of both tables' stops), then the table.
     @inline(__always)
-    private static func runEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int, stops: [Bool], stopsAtGreaterThan: Bool) -> Int {
+    private static func runEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int, stops: UInt64, stopsAtGreaterThan: Bool) -> Int {
         let n = b.count
         guard let base = b.baseAddress else { return start }
         var j = start
-        stops.withUnsafeBufferPointer { stops in
-            while j < n {
-                if j + 8 <= n {
-                    let w = ByteScan.word(base, j)
-                    var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
-                    if stopsAtGreaterThan { m |= ByteScan.equalMask(w, 0x3E) }
-                    if m == 0 { j += 8; continue }
-                    j += ByteScan.firstFlagged(m)
-                }
-                if stops[Int(b[j])] { break }
-                j += 1
+        while j < n {
+            if j + 8 <= n {
+                let w = ByteScan.word(base, j)
+                var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
+                if stopsAtGreaterThan { m |= ByteScan.equalMask(w, 0x3E) }
+                if m == 0 { j += 8; continue }
+                j += ByteScan.firstFlagged(m)
             }
+            let c = b[j]
+            if c < 64 && (stops >> UInt64(c)) & 1 != 0 { break }
+            j += 1
         }
         return j
     }
 
     /// The bytes that end a run of plain content: `&`, `<` and the controls XML forbids.
-    private static let contentStops: [Bool] = (0...255).map { c in
-        c == 0x26 || c == 0x3C || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D)
-    }
+    private static var contentStops: UInt64 { 0x1000_0040_FFFF_D9FF }   // as `cdataTextStops`
 
     private func carry(_ b: UnsafeBufferPointer<UInt8>, from i: Int) {
         carry.append(contentsOf: b[i...])
