@@ -79,4 +79,17 @@ final class ImagesTests: XCTestCase {
         XCTAssertEqual(HTMLImages.firstImageInSanitized(HTMLSanitizer.sanitize(inputs[2], base: base)),
                        "https://site.example/posts/pic.jpg?a=1&b=2")
     }
+
+    /// The scan reads eight bytes at a time: an image found wherever `<img` falls across a word
+    /// boundary, after decoys that also start with `<i`.
+    func testFirstImageInSanitizedAtEveryOffset() {
+        let base = "https://site.example/"
+        for decoy in ["", "<i>x</i>", "<ins>y</ins> ", "a < i "] {
+            for offset in 0..<20 {
+                let html = String(repeating: "t", count: offset) + decoy + "<img src=\"/p\(offset).png\" alt=\"\">"
+                let sanitized = HTMLSanitizer.sanitize(html, base: base)
+                XCTAssertEqual(HTMLImages.firstImageInSanitized(sanitized), "https://site.example/p\(offset).png", sanitized)
+            }
+        }
+    }
 }
