@@ -32,7 +32,9 @@ final class XMLFeedBuilder {
     struct Frame {
         var ns: Namespace
         var tag: Tag
-        var base: String?
+        /// The base URL in force here: an index into `bases` (a String per element would be
+        /// retained and released on every element; few elements bring an xml:base).
+        var baseIndex: Int
         /// An element left open by an error in the source (a `<b>` never closed inside a
         /// title): libxml2 nests what follows inside it, the builder reads through it.
         var broken = false
@@ -62,6 +64,8 @@ final class XMLFeedBuilder {
     private let captureSlot = makeSlot(Capture?.none)
     private let stackSlot = makeSlot([Frame]())
     private let entrySlot = makeSlot(EntryFields?.none)
+    /// The document's base, then one per open element with an xml:base (see `Frame.baseIndex`).
+    private let basesSlot = makeSlot([String?]())
     private let namespaceSlot = makeSlot(PointerCache<Namespace>())
     private let tagSlot = makeSlot(PointerCache<Tag>())
 
@@ -71,10 +75,11 @@ final class XMLFeedBuilder {
         self.maxTextBytes = maxTextBytes
         self.emit = emit
         stack.reserveCapacity(32)
+        basesSlot.pointee.append(documentBase)
     }
 
     deinit {
-        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
+        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(basesSlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
     }
 
     var entryIsOpen: Bool { entry != nil }
@@ -104,15 +109,16 @@ final class XMLFeedBuilder {
 
     func startElement(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?, _ attrs: SAXAttributes) {
         let depth = stack.count
-        let parentBase = stack.last?.base ?? documentBase
-        var base = parentBase
+        var baseIndex = stack.last?.baseIndex ?? 0
         if attrs.count > 0, let xmlBase = attrs.xmlBase {
-            base = CardURL.resolve(xmlBase, against: parentBase)
+            basesSlot.pointee.append(CardURL.resolve(xmlBase, against: basesSlot.pointee[baseIndex]))
+            baseIndex = basesSlot.pointee.count - 1
         }
+        let base = basesSlot.pointee[baseIndex]
         if depth == 0 { startRoot(local, uri, attrs) }
         let ns = namespace(uri)
         let t = tag(local)
-        stack.append(Frame(ns: ns, tag: t, base: base))
+        stack.append(Frame(ns: ns, tag: t, baseIndex: baseIndex))
         if depth >= maxDepth {
             if !stopRequested { warnings.append("elements nested deeper than \(maxDepth) levels; the rest of the document was not read") }
             stopRequested = true
@@ -138,6 +144,7 @@ final class XMLFeedBuilder {
     func endElement(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) {
         guard let frame = stack.popLast() else { return }
         let depth = stack.count
+        if frame.baseIndex > (stack.last?.baseIndex ?? 0) { basesSlot.pointee.removeLast() }
         if let captureDepth = captureSlot.pointee?.depth {
             if depth == captureDepth {
                 var c = captureSlot.pointee.take()!
@@ -156,13 +163,12 @@ final class XMLFeedBuilder {
             authorName = nil; authorEmail = nil
         }
         if depth == imageDepth { imageDepth = -1 }
-        if depth == entryDepth, let e = entry {
-            entry = nil
+        // Moved out of its slot: a copy would retain every field of the item, then release them.
+        if depth == entryDepth, let e = entrySlot.pointee.take() {
             entryDepth = -1
             cardCount += 1
             emit(e)
         }
-        _ = frame
     }
 
     /// The texts the prepass kept out of libxml2's way (`SideText`), if it does.
@@ -328,8 +334,7 @@ final class XMLFeedBuilder {
     private func entryStart(_ ns: Namespace, _ t: Tag, _ attrs: SAXAttributes, base: String?, depth: Int) {
         if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
             // An item inside an item: the first was never closed. It ends here.
-            if let e = entry { cardCount += 1; emit(e) }
-            entry = nil
+            if let e = entrySlot.pointee.take() { cardCount += 1; emit(e) }
             feedStart(ns, t, attrs, base: base, depth: depth)
             return
         }
