@@ -49,3 +49,16 @@ final class PlainURLTests: XCTestCase {
         XCTAssertTrue(CardURL.isPlainWebURL("https://example.org/a.b/c"))
     }
 }
+
+/// Trimming of attribute values and labels (`isPermaLink`, `rel`, `version`, lengths), done on bytes.
+final class ASCIITrimTests: XCTestCase {
+    func testTrimsOnlyASCIIWhitespaceAtTheEnds() {
+        XCTAssertEqual("  utf-8\r\n".trimmingASCIIWhitespace, "utf-8")
+        XCTAssertEqual("\t\n \r".trimmingASCIIWhitespace, "")
+        XCTAssertEqual("".trimmingASCIIWhitespace, "")
+        XCTAssertEqual("false".trimmingASCIIWhitespace, "false")
+        XCTAssertEqual(" é à ".trimmingASCIIWhitespace, "é à")
+        XCTAssertEqual("\u{A0}x\u{A0}".trimmingASCIIWhitespace, "\u{A0}x\u{A0}", "no-break spaces are not ASCII")
+        XCTAssertEqual(Int64(" 1234 ".trimmingASCIIWhitespace), 1234)
+    }
+}
