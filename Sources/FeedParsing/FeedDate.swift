@@ -63,6 +63,7 @@ public enum FeedDate {
     static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var cursor = DateCursor(trimming: bytes)
         guard !cursor.atEnd, cursor.remaining <= maximumLength else { return nil }
+        if let fields = canonicalRFC822(cursor) { return fields.timestamp }
         return startsWithISOYear(cursor) ? parseISO(&cursor) : parseRFC822(&cursor)
     }
 

@@ -1,4 +1,5 @@
-import FeedParsing
+@testable import FeedParsing
+import FeedModel
 import TestSupport
 import XCTest
 
@@ -306,5 +307,34 @@ final class FeedDateTests: XCTestCase {
             XCTAssertEqual(FeedDate.parse(input)?.iso8601, expected, input.debugDescription,
                            file: file, line: line)
         }
+    }
+}
+
+/// The fixed-offset reader of `Sat, 01 Jun 2024 13:48:00 +0200` (`FeedDate.canonicalRFC822`)
+/// against the general RFC 822 reader, on generated texts of that shape with fields valid and not.
+final class CanonicalDateTests: XCTestCase {
+    func testFastShapeReadsWhatTheGeneralParserReads() {
+        var state: UInt64 = 0x5EED_0000_1111_2222
+        func next(_ n: Int) -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(n)) }
+        let weekdays = ["Sat", "sun", "MON", "Tue", "Wed", "Thu", "Fri", "Xyz", "Sa1", "Jun"]
+        let months = ["Jun", "jan", "FEB", "Mar", "Apr", "May", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Foo", "Mon"]
+        let zones = ["+0200", "-0530", "+0000", "GMT", "gmt", "+1900", "-0060", "+1859", "GMX", "EST", "+02:0", "+020a"]
+        func two(_ limit: Int) -> String { let v = next(limit); return v < 10 ? "0\(v)" : "\(v)" }
+        var fastTaken = 0, parsed = 0
+        for _ in 0..<20000 {
+            let text = "\(weekdays[next(weekdays.count)]), \(two(40)) \(months[next(months.count)]) \(1960 + next(150)) "
+                + "\(two(30)):\(two(70)):\(two(70)) \(zones[next(zones.count)])"
+            let general: Timestamp? = Array(text.utf8).withUnsafeBufferPointer { b in
+                var cursor = DateCursor(trimming: b)
+                return FeedDate.parseRFC822(&cursor)
+            }
+            XCTAssertEqual(FeedDate.parse(text), general, text)
+            if Array(text.utf8).withUnsafeBufferPointer({ FeedDate.canonicalRFC822(DateCursor(trimming: $0)) }) != nil { fastTaken += 1 }
+            if general != nil { parsed += 1 }
+        }
+        XCTAssertGreaterThan(fastTaken, 2000, "the generator should hit the fast shape often")
+        XCTAssertGreaterThan(parsed, 2000, "and make valid dates often")
+        XCTAssertEqual(FeedDate.parse("Sat, 01 Jun 2024 13:48:00 +0200")?.iso8601, "2024-06-01T11:48:00Z")
+        XCTAssertEqual(FeedDate.parse("  Sat, 01 Jun 2024 13:48:00 GMT\n")?.iso8601, "2024-06-01T13:48:00Z")
     }
 }
