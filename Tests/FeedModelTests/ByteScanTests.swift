@@ -84,4 +84,19 @@ final class ByteSinkTests: XCTestCase {
         sink.append(contentsOf: [1, 2, 3])
         XCTAssertEqual(sink.array, [1, 2, 3])
     }
+
+    /// Short appends are copied word-wise (two overlapping loads): every length up to 20, at
+    /// every offset of the output, leaves exactly the bytes given and nothing around them.
+    func testShortAppendsOfEveryLength() {
+        let source = (0..<40).map { UInt8($0 + 100) }
+        for prefix in 0..<9 {
+            for length in 0...20 {
+                var sink = ByteSink(capacity: 64)
+                sink.append(contentsOf: [UInt8](repeating: 7, count: prefix))
+                source.withUnsafeBufferPointer { sink.append($0.baseAddress! + 3, count: length) }
+                sink.append(9)
+                XCTAssertEqual(sink.array, [UInt8](repeating: 7, count: prefix) + source[3..<(3 + length)] + [9], "\(prefix) \(length)")
+            }
+        }
+    }
 }
