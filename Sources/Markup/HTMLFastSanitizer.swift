@@ -332,17 +332,25 @@ enum FastSanitizer {
         var i = start
         while i < n {
             if i + 8 <= n {
-                // Eight bytes at a time to the next byte looked at below (non-ASCII goes by, but
-                // for the two lead bytes this path looks at).
+                // Eight bytes at a time to the next byte looked at below: a control, `<` or `>`
+                // (one test: they differ only in bit 1), `&`, DEL, or a non-ASCII byte.
                 let w = ByteScan.word(base, i)
-                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x26)
-                    | ByteScan.equalMask(w, 0x3E) | ByteScan.equalMask(w, 0x7F) | ByteScan.equalMask(w, 0xC2)
-                    | ByteScan.equalMask(w, 0xEF)
+                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w | 0x0202_0202_0202_0202, 0x3E)
+                    | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x7F) | (w & 0x8080_8080_8080_8080)
                 if m == 0 { i += 8; continue }
                 i += ByteScan.firstFlagged(m)
             }
             let c = p[i]
             if c == UInt8(ascii: "<") || c == UInt8(ascii: "&") { break }
+            if c >= 0x80 {
+                // A lead byte and its continuation bytes (never one of the bytes looked at); of
+                // the leads, U+0080...U+009F (C2 80...C2 9F) and U+F000...U+FFFF (EF) go to libxml2.
+                if c == 0xC2 { guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil } }
+                if c == 0xEF { return nil }
+                i += 1
+                while i < n && p[i] & 0xC0 == 0x80 { i += 1 }
+                continue
+            }
             if c < 0x20 {
                 guard c == 0x09 || c == 0x0A else { return nil }
             } else if c == 0x7F {
@@ -351,11 +359,6 @@ enum FastSanitizer {
                 out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
                 out.append(contentsOf: UnsafeBufferPointer(start: escapedGreater.utf8Start, count: 4))
                 runStart = i + 1
-            } else if c == 0xC2 {
-                guard i + 1 < n, p[i + 1] >= 0xA0 else { return nil }
-            } else if c == 0xEF {
-                // U+F000...U+FFFF: BOM and non-characters are libxml2's business.
-                return nil
             }
             i += 1
         }
