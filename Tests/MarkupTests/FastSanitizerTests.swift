@@ -110,6 +110,8 @@ final class FastSanitizerTests: XCTestCase {
     static let texts = [
         "hello", "&amp;", "&nbsp;", "&copy;", "&copy 2024", "a < b", "x > y", "\"q\"", "é", "東京", "\r\n", "\n", "\t", " ",
         "&#0;", "&#146;", "&#8217;", "&#x2014;", "&rsquo;", "&hellip;", "&notit;", "&bogus;", "]]>", "&", "\u{1}", "🚀", "€",
+        // The non-ASCII the fast path looks at: C1 controls, no-break space, U+F000...U+FFFF.
+        "\u{85}x", "a\u{9F}", "\u{A0}", "\u{FEFF}", "\u{F8FF}", "\u{FFFD}", "ü\u{A0}ü",
     ]
 
     static let plainTexts = [
