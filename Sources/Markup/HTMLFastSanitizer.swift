@@ -197,9 +197,9 @@ enum FastSanitizer {
         var stack: [Int] = []
         var top = -1
         var parsedBase = ParsedBase(base)
-        var scratch = [UInt8]()
-        var values = [UInt8]()
-        values.reserveCapacity(256)
+        // Byte sinks, not arrays: emptied once per tag, appended to a few bytes at a time.
+        var scratch = ByteSink(capacity: 16)
+        var values = ByteSink(capacity: 256)
         var attributes: [ReadAttribute] = []
         attributes.reserveCapacity(8)
         stack.reserveCapacity(16)
@@ -215,7 +215,7 @@ enum FastSanitizer {
                 continue
             }
             if b == UInt8(ascii: "&") {
-                scratch.removeAll(keepingCapacity: true)
+                scratch.removeAll()
                 guard let next = reference(p, i, inAttribute: false, into: &scratch) else { return nil }
                 scratch.withUnsafeBufferPointer { HTMLEscaping.append($0, to: &out, attribute: false) }
                 i = next
@@ -262,7 +262,7 @@ enum FastSanitizer {
             let element = t.elements[e]
             // Attributes.
             attributes.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
+            values.removeAll()
             var selfClosing = false
             while true {
                 guard i < n else { return nil }
@@ -373,7 +373,7 @@ enum FastSanitizer {
     /// path leaves to libxml2 (controls, C1 characters, U+F000...U+FFFF, `<`, `>`, references
     /// other than the simple ones, no closing quote).
     @inline(__always)
-    private static func readValue(_ p: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, into values: inout [UInt8]) -> Int? {
+    private static func readValue(_ p: UnsafeBufferPointer<UInt8>, from start: Int, quote: UInt8, into values: inout ByteSink) -> Int? {
         let n = p.count
         guard let base = p.baseAddress else { return nil }
         var runStart = start
@@ -410,7 +410,7 @@ enum FastSanitizer {
     /// Writes the start tag with the attributes the libxml2 path keeps (see
     /// `SanitizingWriter.keepAttributes`); false (nothing written) when the element goes.
     private static func writeStartTag(_ element: Element, _ attributes: [ReadAttribute], _ p: UnsafeBufferPointer<UInt8>,
-                                      _ values: [UInt8], _ base: inout ParsedBase, into out: inout ByteSink) -> Bool {
+                                      _ values: borrowing ByteSink, _ base: inout ParsedBase, into out: inout ByteSink) -> Bool {
         let mark = out.count
         out.append(UInt8(ascii: "<"))
         element.name.append(to: &out)
@@ -498,7 +498,7 @@ enum FastSanitizer {
 
     /// Appends the characters of the reference at `p[i] == "&"` to `out` and returns the index
     /// after it, when it is one of the simple kinds this path handles; nil otherwise.
-    static func reference(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, inAttribute: Bool, into out: inout [UInt8]) -> Int? {
+    static func reference(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, inAttribute: Bool, into out: inout ByteSink) -> Int? {
         let n = p.count
         var i = start + 1
         guard i < n else { return nil }
@@ -519,7 +519,7 @@ enum FastSanitizer {
             guard digits > 0, i < n, p[i] == UInt8(ascii: ";") else { return nil }
             guard (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0xD800) || (value >= 0xE000 && value < 0xF000)
                     || (value >= 0x10000 && value <= 0x10FFFF), let scalar = Unicode.Scalar(value) else { return nil }
-            UTF8.encode(scalar) { out.append($0) }
+            for byte in UTF8.encode(scalar)! { out.append(byte) }
             return i + 1
         }
         let nameStart = i
