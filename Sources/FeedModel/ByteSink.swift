@@ -97,6 +97,16 @@ public struct ByteSink: ~Copyable {
         text.withUTF8 { append(contentsOf: $0) }
     }
 
+    /// Lets `body` write up to `maxCount` bytes at the end in place (it returns how many it
+    /// wrote): for a loop that stores whole words and keeps only part of them.
+    @inlinable
+    public mutating func appendInPlace(maxCount: Int, _ body: (UnsafeMutablePointer<UInt8>) throws -> Int) rethrows {
+        if maxCount > capacity - used { grow(toHold: used + maxCount) }
+        let written = try body(base + used)
+        precondition(written >= 0 && written <= maxCount, "ByteSink: wrote outside the room asked for")
+        used += written
+    }
+
     /// Makes room for `count` more bytes.
     public mutating func reserveCapacity(_ total: Int) {
         if total > capacity { grow(toHold: total) }

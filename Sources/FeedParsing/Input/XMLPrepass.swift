@@ -349,40 +349,49 @@ final class XMLPrepass {
 
     /// With the side channel, in a text section: copies text and decodes `&lt;`, `&gt;`, `&amp;`
     /// and `&quot;` (most of escaped HTML) in one loop, and returns the index of the first byte
-    /// it leaves to the general path: `<`, another `&`, a control byte, or the end. (A `>` needs
-    /// no care in a side text: it never reaches libxml2.)
+    /// it leaves to the general path: `<`, another `&`, a control byte other than tab and line
+    /// feed, or the end. (A `>` needs no care in a side text: it never reaches libxml2.) Each
+    /// word read is stored to the output whole and the output advanced by the bytes kept, so a
+    /// run costs no copy of its own.
     @inline(__always)
     private static func sideTextRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout ByteSink) -> Int {
         let n = b.count
-        guard let base = b.baseAddress else { return start }
-        var runStart = start
+        guard let base = b.baseAddress, start < n else { return start }
         var j = start
-        while j < n {
-            if j + 8 <= n {
-                let w = ByteScan.word(base, j)
-                let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
-                if m == 0 { j += 8; continue }
-                j += ByteScan.firstFlagged(m)
+        // Decoding only shortens the text: its length plus one word of slack is room enough.
+        out.appendInPlace(maxCount: n - start + 8) { dst in
+            var o = 0
+            while j < n {
+                if j + 8 <= n {
+                    let w = ByteScan.word(base, j)
+                    UnsafeMutableRawPointer(dst + o).storeBytes(of: w, as: UInt64.self)
+                    let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
+                    if m == 0 { j += 8; o += 8; continue }
+                    let k = ByteScan.firstFlagged(m)
+                    j += k
+                    o += k
+                }
+                let c = base[j]
+                if c == 0x26 {
+                    guard j + 8 <= n else { break }
+                    let w = ByteScan.word(base, j)
+                    if w & 0xFFFF_FFFF == 0x3B74_6C26 { dst[o] = 0x3C; j += 4 }                  // &lt;
+                    else if w & 0xFFFF_FFFF == 0x3B74_6726 { dst[o] = 0x3E; j += 4 }             // &gt;
+                    else if w & 0xFF_FFFF_FFFF == 0x3B_706D_6126 { dst[o] = 0x26; j += 5 }       // &amp;
+                    else if w & 0xFFFF_FFFF_FFFF == 0x3B74_6F75_7126 { dst[o] = 0x22; j += 6 }  // &quot;
+                    else { break }
+                    o += 1
+                    continue
+                }
+                // Tab and line feed are kept as they are (as in `runEnd`); so is any other byte
+                // but `<` and the controls, met here only in the last seven bytes.
+                guard c == 0x09 || c == 0x0A || (c >= 0x20 && c != 0x3C) else { break }
+                dst[o] = c
+                o += 1
+                j += 1
             }
-            let c = base[j]
-            if c == 0x26 && j + 8 <= n {
-                let w = ByteScan.word(base, j)
-                let decoded: UInt8, length: Int
-                if w & 0xFFFF_FFFF == 0x3B74_6C26 { decoded = 0x3C; length = 4 }                  // &lt;
-                else if w & 0xFFFF_FFFF == 0x3B74_6726 { decoded = 0x3E; length = 4 }             // &gt;
-                else if w & 0xFF_FFFF_FFFF == 0x3B_706D_6126 { decoded = 0x26; length = 5 }       // &amp;
-                else if w & 0xFFFF_FFFF_FFFF == 0x3B74_6F75_7126 { decoded = 0x22; length = 6 }  // &quot;
-                else { break }
-                out.append(base + runStart, count: j - runStart)
-                out.append(decoded)
-                j += length
-                runStart = j
-                continue
-            }
-            if c == 0x09 || c == 0x0A { j += 1; continue }   // kept as they are, as in `runEnd`
-            break
+            return o
         }
-        out.append(base + runStart, count: j - runStart)
         return j
     }
 
