@@ -69,6 +69,10 @@ public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
         let n = b.count
         var i = 0
         while i < n {
+            if i + 16 <= n, (ByteScan.word(p, i) | ByteScan.word(p, i + 8)) & 0x8080_8080_8080_8080 == 0 {
+                i += 16
+                continue
+            }
             if i + 8 <= n {
                 let high = ByteScan.word(p, i) & 0x8080_8080_8080_8080
                 if high == 0 { i += 8; continue }

@@ -61,7 +61,10 @@ final class Transcoder {
         guard let base = b.baseAddress else { return start }
         var i = start
         while i < n {
-            // Eight bytes at a time to the next non-ASCII byte.
+            // Sixteen, then eight bytes at a time to the next non-ASCII byte.
+            while i + 16 <= n, (ByteScan.word(base, i) | ByteScan.word(base, i + 8)) & 0x8080_8080_8080_8080 == 0 {
+                i += 16
+            }
             while i + 8 <= n {
                 let high = ByteScan.word(base, i) & 0x8080_8080_8080_8080
                 if high != 0 { i += ByteScan.firstFlagged(high); break }
