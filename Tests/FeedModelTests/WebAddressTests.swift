@@ -218,6 +218,8 @@ final class WebAddressTests: XCTestCase {
 
     func testIdentityKeepsUserInfoCase() {
         XCTAssertEqual(WebAddress(parsing: "http://User:PW@HOST/").normalizedForIdentity, "http://User:PW@host/")
+        XCTAssertEqual(WebAddress(parsing: "http://A@B@HOST/").normalizedForIdentity, "http://A@B@host/")
+        XCTAssertEqual(WebAddress(parsing: "http://Üser@HÖST.example/").normalizedForIdentity, "http://Üser@höst.example/")
     }
 
     func testIdentityDropsDefaultPorts() {
