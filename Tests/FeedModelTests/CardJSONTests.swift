@@ -41,6 +41,38 @@ final class CardJSONTests: XCTestCase {
         }
     }
 
+    /// The writer stores whole words and works in blocks of 4,096 bytes: random strings, short and
+    /// longer than a block, come out as a plain escaper, one scalar at a time, writes them.
+    func testRandomStringsAgainstAPlainEscaper() {
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{2028}": out += "\\u2028"
+                case "\u{2029}": out += "\\u2029"
+                default:
+                    if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+                }
+            }
+            return out + "\""
+        }
+        var state: UInt64 = 0xFEED_FACE_0BAD_F00D
+        func next(_ n: Int) -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state % UInt64(n)) }
+        let pieces = ["a", "plain text ", "\"", "\\", "\n", "\r\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}",
+                      "\u{2027}", "—", "é", "🚀", "<p class=\"x\">"]
+        for round in 0..<400 {
+            var s = ""
+            let count = round % 10 == 0 ? 1500 + next(1000) : next(40)
+            for _ in 0..<count { s += pieces[next(pieces.count)] }
+            XCTAssertEqual(JSONText.quoted(s), reference(s), "round \(round)")
+        }
+    }
+
     func testDeleteAndSpaceAreNotEscaped() {
         XCTAssertEqual(JSONText.quoted(" \u{7F}"), "\" \u{7F}\"")
     }
