@@ -17,7 +17,8 @@ final class CardPipeline: @unchecked Sendable {
     private let onCard: (Card) -> Void
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var queue: [EntryFields] = []
+    // Optional so that the worker can move each item out (`take()`); iterating would copy it.
+    private var queue: [EntryFields?] = []
     private var queuedBytes = 0
     private var closed = false
     private var finished = false
@@ -34,7 +35,7 @@ final class CardPipeline: @unchecked Sendable {
     }
 
     /// Queues one item (waits while the queue is full).
-    func submit(_ entry: EntryFields) {
+    func submit(_ entry: consuming EntryFields) {
         let size = entry.approximateBytes
         condition.lock()
         while !queue.isEmpty && (queuedBytes + size > Self.maxQueuedBytes || queue.count >= Self.maxQueuedItems) {
@@ -42,7 +43,7 @@ final class CardPipeline: @unchecked Sendable {
             condition.wait()
             producerWaiting = false
         }
-        queue.append(entry)
+        queue.append(.some(consume entry))
         queuedBytes += size
         if workerWaiting && batchReady { condition.broadcast() }
         condition.unlock()
@@ -66,7 +67,7 @@ final class CardPipeline: @unchecked Sendable {
     private func run() {
         // libxml2's error handlers are per thread: silence this one's too (HTML fallback parses).
         cxml_silence_errors()
-        var batch: [EntryFields] = []
+        var batch: [EntryFields?] = []
         batch.reserveCapacity(64)
         while true {
             condition.lock()
@@ -85,7 +86,7 @@ final class CardPipeline: @unchecked Sendable {
             queuedBytes = 0
             if producerWaiting { condition.broadcast() }
             condition.unlock()
-            for entry in batch { onCard(entry.card()) }
+            for i in batch.indices { onCard(batch[i].take()!.card()) }
             batch.removeAll(keepingCapacity: true)
         }
     }

@@ -117,7 +117,7 @@ public final class FeedStreamParser {
 
     private func beginXML() throws {
         mode = .xml
-        let emit: (EntryFields) -> Void
+        let emit: (consuming EntryFields) -> Void
         if options.concurrentCards {
             let p = CardPipeline(onCard: onCard)
             pipeline = p

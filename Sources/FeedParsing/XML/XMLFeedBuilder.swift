@@ -6,7 +6,8 @@ import FeedModel
 /// document. Element meanings are looked up by (namespace URI, local name), never by prefix.
 final class XMLFeedBuilder {
     /// Receives each finished item (`EntryFields.card()` turns it into the card).
-    let emit: (EntryFields) -> Void
+    /// Takes the item over (moved, not copied: a copy retains every field).
+    let emit: (consuming EntryFields) -> Void
     let documentBase: String?
     let maxDepth: Int
     let maxTextBytes: Int
@@ -69,7 +70,7 @@ final class XMLFeedBuilder {
     private let namespaceSlot = makeSlot(PointerCache<Namespace>())
     private let tagSlot = makeSlot(PointerCache<Tag>())
 
-    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (EntryFields) -> Void) {
+    init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (consuming EntryFields) -> Void) {
         self.documentBase = documentBase
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
