@@ -43,7 +43,8 @@ enum FastSanitizer {
     /// The sanitized HTML of `html` (already cut to the input limit), or nil to use libxml2.
     static func sanitize(_ html: String, base: String?) -> String? {
         var html = html
-        return html.withUTF8 { run($0, base: base) }.map { String(decoding: $0, as: UTF8.self) }
+        var wroteImage = false
+        return html.withUTF8 { run($0, base: base, wroteImage: &wroteImage) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     // MARK: - tables (names are compared as bytes: no String per tag or attribute)
@@ -188,7 +189,8 @@ enum FastSanitizer {
 
     /// The sanitized HTML of UTF-8 bytes as UTF-8 bytes (well-formed when the input is), or nil
     /// to use libxml2.
-    static func run(_ p: UnsafeBufferPointer<UInt8>, base: String?) -> [UInt8]? {
+    /// `wroteImage`: set when an `img` element is kept.
+    static func run(_ p: UnsafeBufferPointer<UInt8>, base: String?, wroteImage: inout Bool) -> [UInt8]? {
         let t = tables
         let elementCount = t.elements.count
         let n = p.count
@@ -307,7 +309,9 @@ enum FastSanitizer {
                 guard stack.count < 100 else { return nil }
             }
             // The element as the libxml2 path writes it.
-            if !writeStartTag(element, attributes, p, values, &parsedBase, into: &out) && !element.isVoid {
+            if writeStartTag(element, attributes, p, values, &parsedBase, into: &out) {
+                if element.isImg { wroteImage = true }
+            } else if !element.isVoid {
                 // A dropped element with content (only `img` and `source` can go, both void).
                 return nil
             }

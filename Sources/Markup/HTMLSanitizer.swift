@@ -23,7 +23,8 @@ public enum HTMLSanitizer {
     public static func sanitize(_ html: String, base: String?) -> String {
         let text = MarkupLimits.truncated(html)
         var bytes = text
-        return bytes.withUTF8 { sanitize($0, base: base, text: text, array: nil) }.string
+        var mayHoldImage = false
+        return bytes.withUTF8 { sanitize($0, base: base, text: text, array: nil, mayHoldImage: &mayHoldImage) }.string
     }
 
     /// `sanitize` of UTF-8 bytes, as a feed parser captures them: the same output, without
@@ -36,15 +37,26 @@ public enum HTMLSanitizer {
     /// `sanitize(utf8:base:)` without making a String of the output either: the fast path's
     /// bytes are handed over as they are (see `UTF8Text`).
     public static func sanitizedText(utf8 html: [UInt8], base: String?) -> UTF8Text {
+        var mayHoldImage = false
+        return sanitizedText(utf8: html, base: base, mayHoldImage: &mayHoldImage)
+    }
+
+    /// `sanitizedText(utf8:base:)`, telling whether the output may hold an `<img>`: false when
+    /// it surely holds none (the fast path wrote none, or there was no markup), so that looking
+    /// for the card's image in it (`HTMLImages.firstImageInSanitized`) can be skipped.
+    public static func sanitizedText(utf8 html: [UInt8], base: String?, mayHoldImage: inout Bool) -> UTF8Text {
         guard html.count <= MarkupLimits.maxInputBytes else {
+            mayHoldImage = true
             return UTF8Text(sanitize(String(decoding: html, as: UTF8.self), base: base))
         }
-        return html.withUnsafeBufferPointer { sanitize($0, base: base, text: nil, array: html) }
+        return html.withUnsafeBufferPointer { sanitize($0, base: base, text: nil, array: html, mayHoldImage: &mayHoldImage) }
     }
 
     /// Both entries: `text` is the input as a String when the caller has one, `array` the same
     /// bytes as `b` when the caller has them as an array.
-    private static func sanitize(_ b: UnsafeBufferPointer<UInt8>, base: String?, text: String?, array: [UInt8]?) -> UTF8Text {
+    private static func sanitize(_ b: UnsafeBufferPointer<UInt8>, base: String?, text: String?, array: [UInt8]?,
+                                 mayHoldImage: inout Bool) -> UTF8Text {
+        mayHoldImage = false
         // Fast path: plain text without markup or references only needs `>` escaped. (C2 and EF
         // lead the characters libxml2 rewrites or drops, C1 controls and U+F000...U+FFFF: such
         // text goes the long way, as `FastSanitizer` does, found by its random tests.)
@@ -66,7 +78,8 @@ public enum HTMLSanitizer {
             HTMLEscaping.appendText(string(), to: &out)
             return UTF8Text(out)
         }
-        if let fast = FastSanitizer.run(b, base: base) { return UTF8Text(validating: fast) }
+        if let fast = FastSanitizer.run(b, base: base, wroteImage: &mayHoldImage) { return UTF8Text(validating: fast) }
+        mayHoldImage = true
         return UTF8Text(sanitizeWithLibXML(string(), base: base))
     }
 

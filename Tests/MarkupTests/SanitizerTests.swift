@@ -47,6 +47,22 @@ final class SanitizerTests: XCTestCase {
 
     // MARK: - allow-list
 
+    /// "May hold an image" is false only when the output surely holds no `<img>` (the card then
+    /// skips looking for one in it).
+    func testTellsWhetherTheOutputMayHoldAnImage() {
+        func check(_ html: String, _ expected: Bool, file: StaticString = #filePath, line: UInt = #line) {
+            var may = !expected
+            let out = HTMLSanitizer.sanitizedText(utf8: Array(html.utf8), base: "https://e.example/", mayHoldImage: &may)
+            XCTAssertEqual(may, expected, html, file: file, line: line)
+            if !may { XCTAssertFalse(out.string.contains("<img"), html, file: file, line: line) }
+        }
+        check("plain text", false)
+        check("<p>a <b>b</b></p>", false)
+        check("<p><img src=\"/a.png\" alt=\"a\"></p>", true)
+        check("<p><img src=\"https://t.example/p.gif\" width=\"1\" height=\"1\"></p>", false)   // a tracking pixel goes
+        check("<table><tr><td>x</td></tr></table>", true)   // libxml2's path: not known, so maybe
+    }
+
     func testKeepsFormattingAndStructure() {
         let html = "<h2>Title</h2><p>One <em>two</em> <strong>three</strong> <code>x &lt; y</code></p>"
             + "<ul><li>a</li><li>b</li></ul><blockquote cite=\"http://q.example/\">quoted</blockquote>"

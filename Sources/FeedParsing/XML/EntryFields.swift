@@ -60,7 +60,8 @@ struct EntryFields {
         var card = Card()
         card.id = id.value.flatMap { FastText.nonBlank($0) }
         card.title = title.value?.plain
-        card.descriptionText = (content.value ?? summary.value)?.htmlText
+        var mayHoldImage = false
+        card.descriptionText = (content.value ?? summary.value)?.htmlText(mayHoldImage: &mayHoldImage)
         // Only a guid that is itself a URL is a link: "12345" resolved against the feed's URL
         // would point nowhere.
         card.link = CardURL.link(link.value) ?? permalinkGuid.flatMap(CardURL.absoluteOnly)
@@ -71,7 +72,7 @@ struct EntryFields {
         let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
         card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
             ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
-            ?? card.descriptionText.flatMap(HTMLImages.firstImageInSanitized)
+            ?? (mayHoldImage ? card.descriptionText.flatMap(HTMLImages.firstImageInSanitized) : nil)
         return card
     }
 }

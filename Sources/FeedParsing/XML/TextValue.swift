@@ -95,11 +95,22 @@ struct TextValue {
 
     /// `html` as the sanitizer wrote it: bytes stay bytes (see `UTF8Text`).
     var htmlText: UTF8Text? {
+        var mayHoldImage = false
+        return htmlText(mayHoldImage: &mayHoldImage)
+    }
+
+    /// `htmlText`, and whether it may hold an `<img>` (false when it surely holds none: see
+    /// `HTMLSanitizer.sanitizedText(utf8:base:mayHoldImage:)`).
+    func htmlText(mayHoldImage: inout Bool) -> UTF8Text? {
         let out: UTF8Text
         switch (kind, storage) {
-        case (.text, _): out = UTF8Text(HTMLEscaping.text(text))
-        case (_, .utf8(let bytes)): out = HTMLSanitizer.sanitizedText(utf8: bytes, base: base)
-        case (_, .string(let text)): out = UTF8Text(HTMLSanitizer.sanitize(text, base: base))
+        case (.text, _):
+            out = UTF8Text(HTMLEscaping.text(text))
+            mayHoldImage = false
+        case (_, .utf8(let bytes)): out = HTMLSanitizer.sanitizedText(utf8: bytes, base: base, mayHoldImage: &mayHoldImage)
+        case (_, .string(let text)):
+            out = UTF8Text(HTMLSanitizer.sanitize(text, base: base))
+            mayHoldImage = true
         }
         return FastText.nonBlank(out)
     }
