@@ -70,7 +70,8 @@ private let voidElements: Set<String> = ["br", "img", "hr", "input", "meta", "li
 
 extension XMLFeedBuilder {
     func beginCapture(_ target: CaptureTarget, kind: TextKind, base: String?, depth: Int, rank: Int, base64: Bool = false) {
-        capture = Capture(target: target, depth: depth, kind: kind, base: base, rank: rank, base64: base64)
+        capture = Capture(target: target, depth: depth, kind: kind, base: base, rank: rank, base64: base64,
+                          buffer: takeSpareBuffer())
     }
 
     /// A child element inside captured text: written back as markup, with href/src resolved
@@ -110,6 +111,7 @@ extension XMLFeedBuilder {
             }
         }
         var text = c.text
+        keepSpareBuffer(&c.buffer)
         if c.base64, let decoded = Base64.decode(text) { text = String(decoding: decoded, as: UTF8.self) }
         let value = TextValue(text: text, kind: c.kind, base: c.base)
         let trimmed = FastText.nonBlank(text)

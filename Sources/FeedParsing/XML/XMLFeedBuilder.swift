@@ -67,6 +67,9 @@ final class XMLFeedBuilder {
     private let entrySlot = makeSlot(EntryFields?.none)
     /// The document's base, then one per open element with an xml:base (see `Frame.baseIndex`).
     private let basesSlot = makeSlot([String?]())
+    /// The buffer of the last capture that became a String (a link, a date, a guid), emptied:
+    /// the next capture fills it, where each would allocate and free one of its own.
+    private let spareSlot = makeSlot([UInt8]())
     private let namespaceSlot = makeSlot(PointerCache<Namespace>())
     private let tagSlot = makeSlot(PointerCache<Tag>())
 
@@ -80,7 +83,7 @@ final class XMLFeedBuilder {
     }
 
     deinit {
-        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(basesSlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
+        freeSlot(captureSlot); freeSlot(stackSlot); freeSlot(entrySlot); freeSlot(basesSlot); freeSlot(spareSlot); freeSlot(namespaceSlot); freeSlot(tagSlot)
     }
 
     var entryIsOpen: Bool { entry != nil }
@@ -88,6 +91,20 @@ final class XMLFeedBuilder {
     func withEntry(_ change: (inout EntryFields) -> Void) {
         guard entry != nil else { return }
         change(&entry!)
+    }
+
+    /// The spare buffer for a new capture (empty, maybe with capacity).
+    func takeSpareBuffer() -> [UInt8] {
+        var b: [UInt8] = []
+        swap(&b, &spareSlot.pointee)
+        return b
+    }
+
+    /// Keeps `buffer`'s memory for the next capture (small ones only), leaving `buffer` empty.
+    func keepSpareBuffer(_ buffer: inout [UInt8]) {
+        guard buffer.capacity <= 4096 else { return }
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &spareSlot.pointee)
     }
 
     func setAuthorName(_ s: String?) { authorName = s }
@@ -194,7 +211,7 @@ final class XMLFeedBuilder {
         }
         if captureSlot.pointee!.kind == .xhtml {
             captureSlot.pointee!.appendEscaped(bytes)
-        } else if captureSlot.pointee!.buffer.isEmpty {
+        } else if captureSlot.pointee!.buffer.isEmpty && captureSlot.pointee!.buffer.capacity < bytes.count {
             // Most fields arrive in one piece: one allocation of the right size, where the
             // first append would go through the array's growth path.
             captureSlot.pointee!.buffer = Array(bytes)
