@@ -100,13 +100,30 @@ extension XMLFeedBuilder {
     func finishCapture(_ c: inout Capture) {
         // Titles and bodies are only offered here; their String is made with the card.
         if !c.base64 {
-            let lazy = TextValue(utf8: c.buffer, kind: c.kind, base: c.base)
             switch c.target {
-            case .title: if entryIsOpen { withEntry { $0.title.offer(lazy, rank: c.rank) } }; return
-            case .content: if entryIsOpen { withEntry { $0.content.offer(lazy, rank: c.rank) } }; return
-            case .summary: if entryIsOpen { withEntry { $0.summary.offer(lazy, rank: c.rank) } }; return
-            case .feedTitle: feed.title.offer(lazy, rank: c.rank); return
-            case .feedDescription: feed.description.offer(lazy, rank: c.rank); return
+            case .title, .content, .summary, .feedTitle, .feedDescription:
+                let lazy = TextValue(utf8: c.buffer, kind: c.kind, base: c.base)
+                switch c.target {
+                case .title: if entryIsOpen { withEntry { $0.title.offer(lazy, rank: c.rank) } }
+                case .content: if entryIsOpen { withEntry { $0.content.offer(lazy, rank: c.rank) } }
+                case .summary: if entryIsOpen { withEntry { $0.summary.offer(lazy, rank: c.rank) } }
+                case .feedTitle: feed.title.offer(lazy, rank: c.rank)
+                default: feed.description.offer(lazy, rank: c.rank)
+                }
+                return
+            case .published, .updated:
+                // A date in ASCII (nearly all are) is read from the bytes, without a String: the
+                // same as below, where `nonBlank` also trims vertical tab and form feed (left to it).
+                guard c.buffer.count <= 1024, c.buffer.allSatisfy({ $0 < 0x80 && $0 != 0x0B && $0 != 0x0C }) else { break }
+                let date = c.buffer.withUnsafeBufferPointer { FeedDate.parse(bytes: $0) }
+                keepSpareBuffer(&c.buffer)
+                guard entryIsOpen else { return }
+                if c.target == .published {
+                    withEntry { $0.published.offer(date, rank: c.rank, replacingEqual: true) }
+                } else {
+                    withEntry { $0.updated.offer(date, rank: c.rank, replacingEqual: true) }
+                }
+                return
             default: break
             }
         }
