@@ -112,10 +112,13 @@ enum CardURL {
             }
             // The host must not be empty: not "https://:8080/x" nor "https://user@/x" (found by
             // fuzzing; `WebAddress.isWebURL` refuses them too).
-            var end = start
-            while end < b.count, b[end] != 0x2F, b[end] != 0x3F, b[end] != 0x23 { end += 1 }
-            var host = start
-            for i in start..<end where b[i] == 0x40 { host = i + 1 }
+            var end = start, host = start
+            while end < b.count {
+                let c = b[end]
+                if c == 0x2F || c == 0x3F || c == 0x23 { break }
+                if c == 0x40 { host = end + 1 }
+                end += 1
+            }
             guard host < end, b[host] != 0x3A else { return false }
             return true
         }
