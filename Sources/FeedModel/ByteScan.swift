@@ -51,6 +51,22 @@ public enum ByteScan {
         return ~(((x & lows) &+ lows) | x) & highs
     }
 
+    // Sixteen bytes: SIMD16 compares (SSE2 on x86-64, NEON on arm64) flag each byte exactly;
+    // faster than the word masks where text runs long between the bytes looked for.
+
+    /// The sixteen bytes at `p + i`.
+    @inlinable @inline(__always)
+    public static func vector(_ p: UnsafePointer<UInt8>, _ i: Int) -> SIMD16<UInt8> {
+        UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    /// The index (0...15) of the first true lane of a mask with one.
+    @inlinable @inline(__always)
+    public static func firstTrue(_ m: SIMDMask<SIMD16<Int8>>) -> Int {
+        let flags = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: m), to: SIMD2<UInt64>.self)
+        return flags[0] != 0 ? firstFlagged(flags[0]) : 8 + firstFlagged(flags[1])
+    }
+
     /// The index (0...7) of the lowest flagged byte of a non-zero mask, for little-endian words.
     @inlinable @inline(__always)
     public static func firstFlagged(_ mask: UInt64) -> Int { mask.trailingZeroBitCount &>> 3 }

@@ -226,11 +226,10 @@ public enum JSONText {
             // backslash or 0xE2 (the lead byte of U+2028/2029); other non-ASCII bytes are
             // written as they are.
             if i + 16 <= n {
-                let v = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                let v = ByteScan.vector(p, i)
                 let hit = (v .< spaces) .| (v .== quotes) .| (v .== backslashes) .| (v .== e2s)
                 if !any(hit) { i += 16; continue }
-                let flags = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: hit), to: SIMD2<UInt64>.self)
-                i += flags[0] != 0 ? ByteScan.firstFlagged(flags[0]) : 8 + ByteScan.firstFlagged(flags[1])
+                i += ByteScan.firstTrue(hit)
             } else if i + 8 <= n {
                 let w = ByteScan.word(p, i)
                 let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x5C)

@@ -334,10 +334,19 @@ enum FastSanitizer {
         guard let base = p.baseAddress else { return start }
         var runStart = start
         var i = start
+        let spaces = SIMD16<UInt8>(repeating: 0x20), lts = SIMD16<UInt8>(repeating: 0x3C)
+        let gts = SIMD16<UInt8>(repeating: 0x3E), amps = SIMD16<UInt8>(repeating: 0x26)
+        let dels = SIMD16<UInt8>(repeating: 0x7F), c2s = SIMD16<UInt8>(repeating: 0xC2), efs = SIMD16<UInt8>(repeating: 0xEF)
         while i < n {
-            if i + 8 <= n {
-                // Eight bytes at a time to the next byte looked at below: a control, `<` or `>`
-                // (one test: they differ only in bit 1), `&`, DEL, or a non-ASCII byte.
+            if i + 16 <= n {
+                // Sixteen bytes at a time to the next byte looked at below: a control, `<`, `>`,
+                // `&`, DEL, or the two lead bytes this path cares about (other non-ASCII goes by).
+                let v = ByteScan.vector(base, i)
+                let hit = (v .< spaces) .| (v .== lts) .| (v .== gts) .| (v .== amps) .| (v .== dels) .| (v .== c2s) .| (v .== efs)
+                if !any(hit) { i += 16; continue }
+                i += ByteScan.firstTrue(hit)
+            } else if i + 8 <= n {
+                // The same, eight bytes at a time (`<` and `>` in one test: they differ only in bit 1).
                 let w = ByteScan.word(base, i)
                 let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w | 0x0202_0202_0202_0202, 0x3E)
                     | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x7F) | (w & 0x8080_8080_8080_8080)
