@@ -49,6 +49,20 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    func testFirstTrueLaneOfSixteenBytes() {
+        var state: UInt64 = 0xABCD_EF01_2345_6789
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        let palette: [UInt8] = [0x00, 0x1F, 0x20, 0x22, 0x26, 0x3C, 0x61, 0x7F, 0x80, 0xE2, 0xFF]
+        for _ in 0..<20000 {
+            var bytes = [UInt8](repeating: 0x61, count: 16)
+            for k in 0..<16 where next() % 4 == 0 { bytes[k] = palette[Int(next() % UInt64(palette.count))] }
+            let v = bytes.withUnsafeBufferPointer { ByteScan.vector($0.baseAddress!, 0) }
+            let hit = (v .< SIMD16(repeating: 0x20)) .| (v .== SIMD16(repeating: 0x22)) .| (v .== SIMD16(repeating: 0xE2))
+            let expected = bytes.firstIndex { $0 < 0x20 || $0 == 0x22 || $0 == 0xE2 }
+            XCTAssertEqual(any(hit) ? ByteScan.firstTrue(hit) : nil, expected, "\(bytes)")
+        }
+    }
+
     func testWordIsTheBytesInMemoryOrder() {
         let bytes: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
         let w = bytes.withUnsafeBufferPointer { ByteScan.word($0.baseAddress!, 1) }
