@@ -358,11 +358,21 @@ final class XMLPrepass {
         let n = b.count
         guard let base = b.baseAddress, start < n else { return start }
         var j = start
-        // Decoding only shortens the text: its length plus one word of slack is room enough.
-        out.appendInPlace(maxCount: n - start + 8) { dst in
+        // Decoding only shortens the text: its length plus sixteen bytes of slack is room enough.
+        out.appendInPlace(maxCount: n - start + 16) { dst in
             var o = 0
+            let spaces = SIMD16<UInt8>(repeating: 0x20), amps = SIMD16<UInt8>(repeating: 0x26)
+            let lts = SIMD16<UInt8>(repeating: 0x3C)
             while j < n {
-                if j + 8 <= n {
+                if j + 16 <= n {
+                    let v = ByteScan.vector(base, j)
+                    UnsafeMutableRawPointer(dst + o).storeBytes(of: v, as: SIMD16<UInt8>.self)
+                    let hit = (v .< spaces) .| (v .== amps) .| (v .== lts)
+                    if !any(hit) { j += 16; o += 16; continue }
+                    let k = ByteScan.firstTrue(hit)
+                    j += k
+                    o += k
+                } else if j + 8 <= n {
                     let w = ByteScan.word(base, j)
                     UnsafeMutableRawPointer(dst + o).storeBytes(of: w, as: UInt64.self)
                     let m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
@@ -403,8 +413,15 @@ final class XMLPrepass {
         let n = b.count
         guard let base = b.baseAddress else { return start }
         var j = start
+        let spaces = SIMD16<UInt8>(repeating: 0x20), amps = SIMD16<UInt8>(repeating: 0x26)
+        let lts = SIMD16<UInt8>(repeating: 0x3C), gts = SIMD16<UInt8>(repeating: stopsAtGreaterThan ? 0x3E : 0x3C)
         while j < n {
-            if j + 8 <= n {
+            if j + 16 <= n {
+                let v = ByteScan.vector(base, j)
+                let hit = (v .< spaces) .| (v .== amps) .| (v .== lts) .| (v .== gts)
+                if !any(hit) { j += 16; continue }
+                j += ByteScan.firstTrue(hit)
+            } else if j + 8 <= n {
                 let w = ByteScan.word(base, j)
                 var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C)
                 if stopsAtGreaterThan { m |= ByteScan.equalMask(w, 0x3E) }
