@@ -35,6 +35,34 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try parseText(doc).cards.first?.title, "Hello World & co!")
     }
 
+    /// Expansions are reused once complete: the same text every time, and the same stops (a
+    /// reused expansion that would now go past the depth limit is walked again and stops).
+    func testRepeatedEntitiesExpandTheSameEachTime() throws {
+        let doc = "<!DOCTYPE rss [<!ENTITY b \"12\"><!ENTITY a \"x&b;y\">]>"
+            + "<rss version='2.0'><channel><item><title>&a;&a;&b;&a;</title></item></channel></rss>"
+        XCTAssertEqual(try parseText(doc).cards.first?.title, "x12yx12y12x12y")
+
+        var chain = "<!ENTITY e1 \"1\">"
+        for k in 2...9 { chain += "<!ENTITY e\(k) \"&e\(k - 1);\">" }
+        func parse(warmingUp: Bool) throws -> (title: String?, warnings: [String]) {
+            let first = warmingUp ? "<item><title>&e3;</title></item>" : ""
+            let f = try parseText("<!DOCTYPE rss [\(chain)]><rss version='2.0'><channel>\(first)"
+                + "<item><title>deep &e9;</title></item></channel></rss>")
+            return (f.cards.last?.title, f.warnings)
+        }
+        let cold = try parse(warmingUp: false), warm = try parse(warmingUp: true)
+        XCTAssertEqual(warm.title, cold.title)
+        XCTAssertEqual(warm.warnings, cold.warnings)
+        XCTAssertTrue(warm.warnings.contains { $0.contains("nested deeper") }, "\(warm.warnings)")
+    }
+
+    /// A billion-laughs variant found by fuzzing (thousands of references to reach the budget).
+    func testFuzzedEntityExpansionStopsAtTheBudget() throws {
+        let f = try parseFixture("hostile/entity-expansion-fuzz.xml")
+        XCTAssertTrue(f.warnings.contains { $0.contains("expansion") }, "\(f.warnings)")
+        XCTAssertLessThanOrEqual(f.cards.compactMap(\.title).map(\.utf8.count).reduce(0, +), 1 << 20 + 1000)
+    }
+
     func testDeepNestingStopsWithAClearWarning() throws {
         let depth = 100_000
         let doc = rss("<item><title>ok</title></item><item><title>deep</title><description>"

@@ -72,6 +72,14 @@ final class XMLPrepass {
     private var declared: [String: [UInt8]] = [:]   // internal entities: name -> replacement text
     private var external: Set<String> = []
     private var expansionUsed = 0
+    /// Complete expansions of declared entities, reused as they are: the expansion of a
+    /// reference then costs a copy, not a walk of its tree (a billion-laughs document walked
+    /// ~300,000 references to reach the budget). `cost` is what the expansion added to
+    /// `expansionUsed`, `height` how many levels of references it went down.
+    private struct Expansion { let bytes: [UInt8]; let cost: Int; let height: Int }
+    private var expansions: [String: Expansion] = [:]
+    /// The deepest `expand` level reached (for `Expansion.height`).
+    private var deepestExpansion = 0
     private(set) var warnings: [String] = []
 
     /// `process` into an array (callers that read a whole document once). What `out` holds
@@ -607,7 +615,24 @@ final class XMLPrepass {
         default: break
         }
         if let value = declared[key] {
+            // A complete expansion is reused when going through it again could not hit the
+            // depth limit or the budget: the output and `expansionUsed` are then the same.
+            if let cached = expansions[key], depth + 1 + cached.height <= Self.maxEntityDepth,
+               expansionUsed + cached.cost <= Self.expansionBudget {
+                out.append(contentsOf: cached.bytes)
+                expansionUsed += cached.cost
+                return true
+            }
+            let start = out.count, usedBefore = expansionUsed, deepestBefore = deepestExpansion
+            deepestExpansion = depth + 1
             expand(value, into: &out, depth: depth + 1)
+            let height = deepestExpansion - (depth + 1)
+            deepestExpansion = max(deepestBefore, deepestExpansion)
+            if expansionUsed < Self.expansionBudget {   // not stopped by the budget or the depth limit
+                expansions[key] = out.withUnsafeBufferPointer {
+                    Expansion(bytes: Array($0[start...]), cost: expansionUsed - usedBefore, height: height)
+                }
+            }
             return true
         }
         if external.contains(key) { return true }   // external entities are never read
@@ -626,6 +651,7 @@ final class XMLPrepass {
 
     /// Expands an internal entity's replacement text as character data, within the budget.
     private func expand(_ value: [UInt8], into out: inout ByteSink, depth: Int) {
+        deepestExpansion = max(deepestExpansion, depth)
         guard depth <= Self.maxEntityDepth else {
             // Stop all expansion: a tree of references too deep to write is also too wide to walk.
             expansionUsed = Self.expansionBudget
