@@ -12,7 +12,8 @@ import FeedModel
 /// `maxWaitingBytes` wait (past that, the ones waiting are dropped: only a document libxml2
 /// stopped reading gets there).
 final class SideText {
-    /// The target of the instructions, NUL-terminated: `feeds` and 16 hex digits.
+    /// The target of the instructions, NUL-terminated: `f` and 12 hex digits (48 random bits:
+    /// short, because libxml2 reads the name of every instruction a byte at a time).
     let token: [UInt8]
     static let maxWaitingBytes = 4 << 20
 
@@ -26,8 +27,8 @@ final class SideText {
     init<R: RandomNumberGenerator>(using generator: inout R) {
         let hex = Array("0123456789abcdef".utf8)
         var value = generator.next()
-        var token = Array("feeds".utf8)
-        for _ in 0..<16 {
+        var token = Array("f".utf8)
+        for _ in 0..<12 {
             token.append(hex[Int(value & 0xF)])
             value >>= 4
         }
