@@ -17,9 +17,10 @@ final class SideText {
     let token: [UInt8]
     static let maxWaitingBytes = 4 << 20
 
-    private var bytes: [UInt8] = []
-    /// Waiting texts, numbered from `base`.
-    private var spans: [Range<Int>] = []
+    /// Waiting texts, numbered from `base`, each in its own array: the builder takes it over as
+    /// the field's text without a copy.
+    private var texts: [[UInt8]] = []
+    private var waitingBytes = 0
     private var base = 0
     /// The next number that may be taken.
     private var next = 0
@@ -44,17 +45,16 @@ final class SideText {
     /// Keeps `text`; returns its number (nil for an empty text, which needs no instruction).
     func keep(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !text.isEmpty else { return nil }
-        if let first = spans.first, bytes.count - first.lowerBound + text.count > Self.maxWaitingBytes {
+        if !texts.isEmpty, waitingBytes + text.count > Self.maxWaitingBytes {
             // Nobody takes them (libxml2 stopped reading): drop the waiting ones.
-            base += spans.count
+            base += texts.count
             next = max(next, base)
-            spans.removeAll()
-            bytes.removeAll()
+            texts.removeAll()
+            waitingBytes = 0
         }
-        let start = bytes.count
-        bytes.append(contentsOf: text)
-        spans.append(start..<bytes.count)
-        return base + spans.count - 1
+        texts.append(Array(text))
+        waitingBytes += text.count
+        return base + texts.count - 1
     }
 
     /// Writes the instruction that stands for text `number`: `<?TOKEN N?>`.
@@ -74,19 +74,21 @@ final class SideText {
         out.append(0x3F); out.append(0x3E)  // "?>"
     }
 
-    /// Calls `body` with text `number`, once; texts before it not taken yet are skipped. A
-    /// number that is not waiting does nothing.
-    func take(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        guard number >= next, number - base < spans.count else { return }
-        let span = spans[number - base]
-        bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span])) }
+    /// Text `number`, once (moved out); texts before it not taken yet are skipped. A number
+    /// that is not waiting gives nil.
+    func take(_ number: Int) -> [UInt8]? {
+        guard number >= next, number - base < texts.count else { return nil }
+        var text: [UInt8] = []
+        swap(&text, &texts[number - base])
+        waitingBytes -= text.count
         next = number + 1
-        // All taken (the usual state after each chunk): start the buffer over.
-        if next - base == spans.count {
-            base += spans.count
-            spans.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
+        // All taken (the usual state after each chunk): start over.
+        if next - base == texts.count {
+            base += texts.count
+            texts.removeAll(keepingCapacity: true)
+            waitingBytes = 0
         }
+        return text
     }
 
     /// Whether `target` (NUL-terminated) is this document's token.

@@ -196,7 +196,13 @@ final class XMLFeedBuilder {
     /// document's own are ignored.
     func instruction(_ target: UnsafePointer<UInt8>, _ data: UnsafePointer<UInt8>?) {
         guard let side = sideText, side.isToken(target), let number = SideText.number(data) else { return }
-        side.take(number) { characters($0) }
+        guard var text = side.take(number) else { return }
+        // Most side texts are a field's whole text: the array becomes the field's buffer as it is.
+        if captureSlot.pointee?.buffer.isEmpty == true, captureSlot.pointee?.kind != .xhtml, text.count <= maxTextBytes {
+            swap(&captureSlot.pointee!.buffer, &text)
+            return
+        }
+        text.withUnsafeBufferPointer { characters($0) }
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
