@@ -123,6 +123,13 @@ final class XMLPrepass {
                 if i >= n { break }
                 let c = b[i]
                 if c == UInt8(ascii: "<") {
+                    // The usual tag, `<name>` or `</name>` without quotes, references or white
+                    // space, is copied here and the content goes on: what `.tag` would write.
+                    if let end = Self.simpleTagEnd(b, at: i) {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...end]))
+                        i = end + 1
+                        continue
+                    }
                     guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
                 } else {
@@ -411,6 +418,22 @@ final class XMLPrepass {
             return o
         }
         return j
+    }
+
+    /// For a `<` at `b[i]` that starts a start or end tag whose first eight bytes after the `<`
+    /// hold its `>` and nothing `.tag` treats specially before it (a quote, `&`, `<`, a control
+    /// or white space): the index of that `>`; nil otherwise.
+    @inline(__always)
+    private static func simpleTagEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        guard i + 9 <= b.count, let base = b.baseAddress else { return nil }
+        let first = base[i + 1]
+        guard first == UInt8(ascii: "/") || (first | 0x20) &- 0x61 < 26 else { return nil }
+        let w = ByteScan.word(base, i + 1)
+        let m = ByteScan.lessMask(w, 0x21) | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x27)
+            | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E)
+        guard m != 0 else { return nil }
+        let k = i + 1 + ByteScan.firstFlagged(m)
+        return base[k] == UInt8(ascii: ">") ? k : nil
     }
 
     /// The index of the first byte from `start` that `stops` marks (`contentStops` or
