@@ -263,7 +263,7 @@ enum FastSanitizer {
             }
             let element = t.elements[e]
             // Attributes.
-            attributes.removeAll(keepingCapacity: true)
+            if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }   // a call each time otherwise
             values.removeAll()
             var selfClosing = false
             while true {
