@@ -2,15 +2,14 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The built `feeds` binary: next to the test bundle, else in .build/debug.
+/// The built `feeds` binary: next to the test bundle, else in .build/debug (`FeedsCommand.binary`,
+/// as the CLI tests find it: the sanitizer builds run their own instrumented one).
 func feedsBinary() throws -> URL {
-    let candidates = [
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("feeds"),
-        Bundle(for: CLIRun.self).bundleURL.deletingLastPathComponent().appendingPathComponent("feeds"),
-        Fixtures.repositoryRoot.appendingPathComponent(".build/debug/feeds"),
-    ]
-    for c in candidates where FileManager.default.isExecutableFile(atPath: c.path) { return c }
-    throw XCTSkip("the feeds binary is not built (swift build --build-tests builds it)")
+    let binary = FeedsCommand.binary
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        throw XCTSkip("the feeds binary is not built (swift build --build-tests builds it)")
+    }
+    return binary
 }
 
 /// One run of the `feeds` binary.
