@@ -69,8 +69,9 @@ public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
         let n = b.count
         var i = 0
         while i < n {
-            if i + 16 <= n, (ByteScan.word(p, i) | ByteScan.word(p, i + 8)) & 0x8080_8080_8080_8080 == 0 {
-                i += 16
+            if i + 32 <= n, (ByteScan.word(p, i) | ByteScan.word(p, i + 8) | ByteScan.word(p, i + 16)
+                             | ByteScan.word(p, i + 24)) & 0x8080_8080_8080_8080 == 0 {
+                i += 32
                 continue
             }
             if i + 8 <= n {

@@ -11,9 +11,10 @@ final class UTF8TextTests: XCTestCase {
             [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
             [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80], [0xE2, 0x80], [0xE2, 0x28, 0xA1], [0xF0, 0x9F, 0x9A],
             Array("12345678\u{E9}".utf8), Array("1234567".utf8) + [0xC3], Array(repeating: 0x61, count: 17) + [0xBF],
-            // Around the sixteen-byte ASCII skip.
+            // Around the thirty-two-byte ASCII skip.
             Array(repeating: 0x61, count: 15) + [0xFF], Array(repeating: 0x61, count: 16) + [0x80, 0x61],
             Array(repeating: 0x61, count: 31) + [0xC3], Array(repeating: 0x61, count: 32) + [0xC3, 0xA9] + Array(repeating: 0x61, count: 16),
+            Array(repeating: 0x61, count: 63) + [0xFF], Array(repeating: 0x61, count: 40) + [0xE2, 0x80],
         ]
         for bytes in cases {
             XCTAssertEqual(bytes.withUnsafeBufferPointer(UTF8Text.isWellFormed), Self.swiftAccepts(bytes), "\(bytes)")

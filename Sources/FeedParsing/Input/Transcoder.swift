@@ -61,9 +61,10 @@ final class Transcoder {
         guard let base = b.baseAddress else { return start }
         var i = start
         while i < n {
-            // Sixteen, then eight bytes at a time to the next non-ASCII byte.
-            while i + 16 <= n, (ByteScan.word(base, i) | ByteScan.word(base, i + 8)) & 0x8080_8080_8080_8080 == 0 {
-                i += 16
+            // Thirty-two, then eight bytes at a time to the next non-ASCII byte.
+            while i + 32 <= n, (ByteScan.word(base, i) | ByteScan.word(base, i + 8) | ByteScan.word(base, i + 16)
+                                | ByteScan.word(base, i + 24)) & 0x8080_8080_8080_8080 == 0 {
+                i += 32
             }
             while i + 8 <= n {
                 let high = ByteScan.word(base, i) & 0x8080_8080_8080_8080
