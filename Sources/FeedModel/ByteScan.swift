@@ -51,6 +51,21 @@ public enum ByteScan {
         return ~(((x & lows) &+ lows) | x) & highs
     }
 
+    /// The index of the first byte from `start` (before `end`) that is not ASCII, or `end`:
+    /// thirty-two bytes at a time (four words or'ed), then eight, then one.
+    @inlinable @inline(__always)
+    public static func firstNonASCII(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var i = start
+        while i + 32 <= end, (word(p, i) | word(p, i + 8) | word(p, i + 16) | word(p, i + 24)) & highs == 0 { i += 32 }
+        while i + 8 <= end {
+            let high = word(p, i) & highs
+            if high != 0 { return i + firstFlagged(high) }
+            i += 8
+        }
+        while i < end && p[i] < 0x80 { i += 1 }
+        return i
+    }
+
     // Sixteen bytes: SIMD16 compares (SSE2 on x86-64, NEON on arm64) flag each byte exactly;
     // faster than the word masks where text runs long between the bytes looked for.
 

@@ -69,17 +69,8 @@ public struct UTF8Text: Sendable, Hashable, CustomStringConvertible {
         let n = b.count
         var i = 0
         while i < n {
-            if i + 32 <= n, (ByteScan.word(p, i) | ByteScan.word(p, i + 8) | ByteScan.word(p, i + 16)
-                             | ByteScan.word(p, i + 24)) & 0x8080_8080_8080_8080 == 0 {
-                i += 32
-                continue
-            }
-            if i + 8 <= n {
-                let high = ByteScan.word(p, i) & 0x8080_8080_8080_8080
-                if high == 0 { i += 8; continue }
-                i += ByteScan.firstFlagged(high)
-            }
-            if p[i] < 0x80 { i += 1; continue }
+            i = ByteScan.firstNonASCII(p, from: i, to: n)
+            if i >= n { break }
             guard let (_, length) = scalar(in: b, at: i) else { return false }
             i += length
         }

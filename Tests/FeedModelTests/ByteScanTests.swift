@@ -63,6 +63,20 @@ final class ByteScanTests: XCTestCase {
         }
     }
 
+    func testFirstNonASCIIAtEveryPlace() {
+        for length in [0, 1, 7, 8, 9, 31, 32, 33, 70] {
+            for place in 0...length {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                if place < length { bytes[place] = 0xC3 }
+                for start in [0, min(3, length)] {
+                    let found = bytes.withUnsafeBufferPointer { ByteScan.firstNonASCII($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: start, to: length) }
+                    let expected = place >= start ? place : length
+                    XCTAssertEqual(found, expected, "length \(length), non-ASCII at \(place), from \(start)")
+                }
+            }
+        }
+    }
+
     func testWordIsTheBytesInMemoryOrder() {
         let bytes: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
         let w = bytes.withUnsafeBufferPointer { ByteScan.word($0.baseAddress!, 1) }

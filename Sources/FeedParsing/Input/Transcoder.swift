@@ -61,19 +61,8 @@ final class Transcoder {
         guard let base = b.baseAddress else { return start }
         var i = start
         while i < n {
-            // Thirty-two, then eight bytes at a time to the next non-ASCII byte.
-            while i + 32 <= n, (ByteScan.word(base, i) | ByteScan.word(base, i + 8) | ByteScan.word(base, i + 16)
-                                | ByteScan.word(base, i + 24)) & 0x8080_8080_8080_8080 == 0 {
-                i += 32
-            }
-            while i + 8 <= n {
-                let high = ByteScan.word(base, i) & 0x8080_8080_8080_8080
-                if high != 0 { i += ByteScan.firstFlagged(high); break }
-                i += 8
-            }
+            i = ByteScan.firstNonASCII(base, from: i, to: n)
             if i >= n { break }
-            let c = b[i]
-            if c < 0x80 { i += 1; continue }
             guard let (scalar, len) = UTF8Text.scalar(in: b, at: i), scalar >= 0xA0 else { return i }
             i += len
         }
