@@ -1,5 +1,5 @@
-/// A growable buffer of bytes for the writers that run over every byte of a feed (the XML
-/// prepass; the sanitizer and JSON writer may follow).
+/// A growable buffer of bytes for the writers that run over every byte of a feed: the XML
+/// prepass, the fast sanitizer and HTML escaping, the JSON writer, buffered standard output.
 ///
 /// Why not `[UInt8]`: `Array.append(contentsOf:)` costs ~100 instructions per call (uniqueness
 /// check, capacity check and a generic copy), and these writers append a few bytes at a time,

@@ -129,7 +129,6 @@ public enum HTMLEscaping {
     /// `needsWork` for every byte value.
     private static let workTable: [Bool] = (0...255).map { needsWork(UInt8($0)) }
 
-
     /// The UTF-8 of the character each of U+0080...U+009F stands for.
     private static let c1Replacements: [[UInt8]] = (0x80...0x9F).map { Array(String(HTMLEntities.character(forCodePoint: UInt32($0))).utf8) }
 }

@@ -441,19 +441,13 @@ enum FastSanitizer {
                     HTMLPolicy.isPlainAbsoluteWebURL(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]))
                 }) {
                     if a.attr == .src { src = nil; srcRange = a.valueStart..<a.valueEnd }
-                    appendName(a, p, to: &out)
-                    out.append(UInt8(ascii: "="))
-                    out.append(UInt8(ascii: "\""))
-                    values.withUnsafeBufferPointer {
-                        HTMLEscaping.append(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out, attribute: true)
-                    }
-                    out.append(UInt8(ascii: "\""))
+                    values.withUnsafeBufferPointer { appendAttribute(a, p, UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out) }
                     continue
                 }
                 let value = values.withUnsafeBufferPointer {
                     String(decoding: UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), as: UTF8.self)
                 }
-                let kept: String
+                var kept: String
                 if a.attr.isURL {
                     guard let url = HTMLPolicy.safeURL(value, allowDataImage: element.isImg && a.attr == .src, resolve: { base.resolve($0) })
                     else { continue }
@@ -464,21 +458,13 @@ enum FastSanitizer {
                     if a.attr == .width { width = number } else { height = number }
                     kept = number
                 }
-                appendName(a, p, to: &out)
-                out.append(UInt8(ascii: "="))
-                out.append(UInt8(ascii: "\""))
-                HTMLEscaping.append(kept, to: &out, attribute: true)
-                out.append(UInt8(ascii: "\""))
+                kept.withUTF8 { appendAttribute(a, p, $0, to: &out) }
             } else {
                 if a.attr == .alt { hasAlt = true }
-                appendName(a, p, to: &out)
                 if a.hasValue {
-                    out.append(UInt8(ascii: "="))
-                    out.append(UInt8(ascii: "\""))
-                    values.withUnsafeBufferPointer {
-                        HTMLEscaping.append(UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out, attribute: true)
-                    }
-                    out.append(UInt8(ascii: "\""))
+                    values.withUnsafeBufferPointer { appendAttribute(a, p, UnsafeBufferPointer(rebasing: $0[a.valueStart..<a.valueEnd]), to: &out) }
+                } else {
+                    appendName(a, p, to: &out)
                 }
             }
         }
@@ -497,6 +483,17 @@ enum FastSanitizer {
         }
         out.append(UInt8(ascii: ">"))
         return true
+    }
+
+    /// ` name="value"`, the value escaped for a double-quoted attribute.
+    @inline(__always)
+    private static func appendAttribute(_ a: ReadAttribute, _ p: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>,
+                                        to out: inout ByteSink) {
+        appendName(a, p, to: &out)
+        out.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: "\""))
+        HTMLEscaping.append(value, to: &out, attribute: true)
+        out.append(UInt8(ascii: "\""))
     }
 
     @inline(__always)
