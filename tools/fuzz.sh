@@ -6,13 +6,13 @@
 # land in .fuzz/artifacts/TARGET: fix the bug, then copy the input to Tests/Fixtures/fuzz/TARGET
 # so `make test` replays it forever.
 #
-#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url (default all)
+#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url text (default all)
 #   FUZZ_SECONDS=600 tools/fuzz.sh xml
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 SHARED=${SHARED:-../shared}
-ALL=(xml json search html date sources url)
+ALL=(xml json search html date sources url text)
 TARGETS=("${@:-${ALL[@]}}")
 WORK=.fuzz
 BUILD=.build-fuzz
@@ -78,6 +78,11 @@ DATES
         printf 'https://a.example/%%7Efoo/\n./x%%20y/../z' > "$dir/3"
         printf 'HTTP://User@Example.COM:80/a\nmailto:x@y' > "$dir/4"
         printf '\n/relative' > "$dir/5" ;;
+    text)
+        # Fields separated by 0xFF (see TextWriters): title, description, link, image, author,
+        # source name, Location; and the feed fixtures whole (parsed, then shown).
+        printf 'T\033]0;pwned\007\033[2J\377<p>a\302\233b\342\200\256c</p>\377https://a.example/\377\377Au\tthor\377Src\033]52;c;eA==\007\377http://x/\r\nfeeds: fake' > "$dir/1"
+        find Tests/Fixtures/hostile -type f -exec cp {} "$dir/" \; 2>/dev/null ;;
     esac
     # Inputs already saved as regressions are seeds too.
     [ -d "Tests/Fixtures/fuzz/$t" ] && cp Tests/Fixtures/fuzz/"$t"/* "$dir/" 2>/dev/null || true

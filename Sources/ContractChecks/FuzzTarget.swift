@@ -22,6 +22,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sources
     /// URL resolution and normalization.
     case url
+    /// The text writers: a card's and a source's fields (controls in every one) through the
+    /// digest and error messages; nothing from the input may control the terminal.
+    case text
 
     public func run(_ bytes: [UInt8]) throws {
         switch self {
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .date: try Self.date(String(decoding: bytes, as: UTF8.self))
         case .sources: try Self.sources(String(decoding: bytes, as: UTF8.self))
         case .url: try Self.url(bytes)
+        case .text: try TextWriters.run(bytes)
         }
     }
 

@@ -1,4 +1,5 @@
 import CCurlShim
+import FeedModel  // TerminalText
 import Foundation  // LocalizedError
 
 /// A transfer that produced no HTTP response (HTTP statuses, 404 and 500 included, are
@@ -42,7 +43,12 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
     /// Any other curl error.
     case curl(code: Int, detail: String)
 
-    public var errorDescription: String? {
+    /// One line; what came from outside (a URL, a Location header, a host name, curl's text
+    /// about what a server sent) neutralised for the terminal, since the message is printed,
+    /// mailed by cron and stored as the source's last error.
+    public var errorDescription: String? { TerminalText.line(message) }
+
+    private var message: String {
         switch self {
         case .invalidURL(let url):
             return "invalid URL \(quoted(url)): check for spaces or a missing http://"

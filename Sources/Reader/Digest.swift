@@ -41,7 +41,7 @@ public struct Digest {
         for (heading, members) in Self.groups(cards, grouping) {
             if let heading {
                 if !out.isEmpty { out += "\n" }
-                out += style.styled("== " + heading + " (\(members.count))", .header) + "\n\n"
+                out += style.styled("== " + TerminalText.line(heading) + " (\(members.count))", .header) + "\n\n"
             }
             for card in members { out += block(card) + "\n" }
         }
@@ -49,36 +49,37 @@ public struct Digest {
     }
 
     /// One card's lines, each ending in "\n".
+    /// Every string from the card goes through `TerminalText` here, before any styling.
     public func block(_ stored: StoredCard) -> String {
         let card = stored.card
-        let text = card.description.map(HTMLText.plainText) ?? ""
+        let text = card.description.map { TerminalText.lines(HTMLText.plainText($0)) } ?? ""
         var lines: [String] = []
         let title: String
         if let t = card.title, !t.isEmpty {
-            title = t
+            title = TerminalText.line(t)
         } else if !text.isEmpty {
             title = TextRules.truncate(TextRules.collapseWhitespace(text), to: 80)
         } else {
-            title = card.link ?? "(untitled)"
+            title = TerminalText.line(card.link ?? "(untitled)")
         }
         for line in TextWrap.wrap(mark(title), width: style.width) { lines.append(style.styled(line, .title)) }
 
-        var meta = [stored.sourceName]
+        var meta = [TerminalText.line(stored.sourceName)]
         if let date = card.published ?? card.updated { meta.append(Age.describe(date, now: now)) } else { meta.append("undated") }
-        if let author = card.author, !author.isEmpty { meta.append(author) }
+        if let author = card.author, !author.isEmpty { meta.append(TerminalText.line(author)) }
         meta.append("#\(stored.id.rawValue)")
         if stored.isRead { meta.append("read") }
         for line in TextWrap.wrap(meta.joined(separator: " · "), width: style.width, indent: Self.indent) {
             lines.append(style.styled(line, .meta))
         }
-        if let link = card.link, link != title {
+        if let link = card.link.map(TerminalText.line), link != title {
             for line in TextWrap.wrap(link, width: style.width, indent: Self.indent) { lines.append(style.styled(line, .link)) }
         }
         if !text.isEmpty {
             lines.append("")
             lines += TextWrap.wrap(mark(text), width: style.width, indent: Self.indent)
         }
-        if let image = card.image {
+        if let image = card.image.map(TerminalText.line) {
             if text.isEmpty { lines.append("") }
             for line in TextWrap.wrap("[image] " + image, width: style.width, indent: Self.indent) {
                 lines.append(style.styled(line, .image))

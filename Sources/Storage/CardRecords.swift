@@ -17,6 +17,21 @@ public struct StoredCard: Hashable, Sendable {
     public var lastSeenAt: Timestamp
     /// What listings order by: published, else updated, else first seen.
     public var sortDate: Timestamp
+
+    /// A card as the store would list it (for renderers' checks: the fuzz targets).
+    public init(id: CardID, card: Card, key: CardKey, sourceID: SourceID, sourceName: String, isRead: Bool,
+                firstSeenAt: Timestamp, changedAt: Timestamp, lastSeenAt: Timestamp, sortDate: Timestamp) {
+        self.id = id
+        self.card = card
+        self.key = key
+        self.sourceID = sourceID
+        self.sourceName = sourceName
+        self.isRead = isRead
+        self.firstSeenAt = firstSeenAt
+        self.changedAt = changedAt
+        self.lastSeenAt = lastSeenAt
+        self.sortDate = sortDate
+    }
 }
 
 /// Which cards to list; the order is a separate `CardOrder` (default `.newest`).

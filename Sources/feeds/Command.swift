@@ -23,14 +23,16 @@ protocol Command {
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus
 }
 
-/// Writes to standard error, one line per message.
+/// Writes to standard error, one line per message: the one writer of `feeds: ...` lines (what
+/// cron mails), so the one place their text from outside (names, URLs, a server's Location or
+/// message, parser warnings) is neutralised (`TerminalText.line`).
 enum Diagnostics {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("feeds: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("feeds: " + TerminalText.line(message) + "\n").utf8))
     }
 
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data(("feeds: warning: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("feeds: warning: " + TerminalText.line(message) + "\n").utf8))
     }
 }
 
@@ -44,7 +46,10 @@ final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func line(_ s: String = "") { write(s); write("\n") }
+    /// One line of text, with whatever came from outside in it neutralised (`TerminalText.line`):
+    /// the listings (`sources`, `parse`'s summary, `add`, `remove`, `update`'s summary) write
+    /// through this. Styled or laid-out text (the digest, JSON) goes through `write`.
+    func line(_ s: String = "") { write(TerminalText.line(s)); write("\n") }
 
     /// Lets `fill` append bytes straight to the buffer (no String in between).
     func write(_ fill: (inout ByteSink) -> Void) {

@@ -114,20 +114,23 @@ enum ParseCommand: Command {
     }
 }
 
-/// A card as a few lines of plain text (the terminal reader does the full layout).
+/// A card as a few lines of plain text (the terminal reader does the full layout). Each line
+/// is one field from the feed, neutralised for the terminal (`TerminalText.line`).
 enum CardText {
     static func block(_ c: Card) -> String {
-        var s = "* " + c.displayTitle(plainText: HTMLText.plainText) + "\n"
-        if let link = c.link { s += "  " + link + "\n" }
+        var s = ""
+        func line(_ text: String) { s += TerminalText.line(text) + "\n" }
+        line("* " + c.displayTitle(plainText: HTMLText.plainText))
+        if let link = c.link { line("  " + link) }
         var meta: [String] = []
         if let d = c.date { meta.append(d.iso8601) }
         if let a = c.author { meta.append(a) }
-        if !meta.isEmpty { s += "  " + meta.joined(separator: " · ") + "\n" }
-        if let image = c.image { s += "  [image] " + image + "\n" }
-        for e in c.enclosures { s += "  [\(e.type ?? "file")] " + e.url + "\n" }
+        if !meta.isEmpty { line("  " + meta.joined(separator: " · ")) }
+        if let image = c.image { line("  [image] " + image) }
+        for e in c.enclosures { line("  [\(e.type ?? "file")] " + e.url) }
         if let d = c.description {
             let text = TextRules.truncate(TextRules.collapseWhitespace(HTMLText.plainText(d)), to: 300)
-            if !text.isEmpty { s += "  " + text + "\n" }
+            if !text.isEmpty { line("  " + text) }
         }
         return s + "\n"
     }

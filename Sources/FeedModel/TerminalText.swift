@@ -1,0 +1,74 @@
+/// Text from outside (a feed, a search answer, an OPML file, a server's headers, a sources file)
+/// made safe to write to a terminal or to standard error: the one neutraliser every text writer
+/// goes through (the reader, `parse`, `sources`, the CLI's `feeds: ...` lines, error messages).
+///
+/// A terminal acts on control characters: ESC starts CSI (`\e[2J` clears the screen), OSC
+/// (`\e]0;…\a` sets the window title, `\e]52;…` writes the clipboard, `\e]8;…` makes a hidden
+/// hyperlink), and the C1 controls U+0080-U+009F are the same commands in one character (U+009B
+/// is CSI). Bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069) reorder the rest of the
+/// line, so a name can show other than it reads. None of them may come from outside.
+///
+/// What they become, visibly (so a person sees that something was there, and what):
+/// - C0 controls (U+0000-U+001F), DEL and C1 controls as `\xHH` (`\x1b`, `\x07`, `\x9b`);
+/// - bidi controls (the above, and U+200E, U+200F, U+061C) and the line and paragraph
+///   separators U+2028, U+2029 as `\uHHHH` (`\u202e`);
+/// - in a one-line field (`line`), tab, line feed and carriage return as one space each: a name
+///   or an error message never spans lines or rewinds one;
+/// - in laid-out text (`lines`, the reader's description whose lines the HTML-to-text step
+///   made), "\n" stays and a tab becomes four spaces; carriage return is `\x0d`.
+/// A backslash from outside stays as it is: `\x1b` on the screen is either an escaped ESC or
+/// those four characters, never an ESC.
+public enum TerminalText {
+    /// `s` as one line for a terminal (a title, a name, a URL, an error message).
+    public static func line(_ s: String) -> String { neutralise(s, keepLines: false) }
+
+    /// `s` as lines for a terminal: "\n" kept, every other control neutralised.
+    public static func lines(_ s: String) -> String { neutralise(s, keepLines: true) }
+
+    /// Whether `scalar` is one that `line` and `lines` never let through.
+    public static func isNeutralised(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || isFormatControl(v)
+    }
+
+    static func isFormatControl(_ v: UInt32) -> Bool {
+        (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+            || v == 0x200E || v == 0x200F || v == 0x061C || v == 0x2028 || v == 0x2029
+    }
+
+    static func neutralise(_ s: String, keepLines: Bool) -> String {
+        // Most text has nothing to change: one pass over the bytes says so. The lead bytes of
+        // everything neutralised are below 0x20, 0x7F, 0xC2 (C1), 0xD8 (U+061C) and 0xE2.
+        var clean = true
+        for b in s.utf8 where b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 {
+            if keepLines && b == 0x0A { continue }
+            clean = false
+            break
+        }
+        if clean { return s }
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            guard isNeutralised(scalar) else { out.append(scalar); continue }
+            switch v {
+            case 0x0A where keepLines:
+                out.append(scalar)
+            case 0x09 where keepLines:
+                out.append(contentsOf: "    ".unicodeScalars)
+            case 0x09, 0x0A:  // one-line (the cases above took laid-out text's)
+                out.append(" ")
+            case 0x0D where !keepLines:
+                out.append(" ")
+            default:
+                out.append(contentsOf: visible(v).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    static func visible(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16)
+        if v <= 0xFF { return "\\x" + (hex.count < 2 ? "0" + hex : hex) }
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
