@@ -46,7 +46,7 @@ public enum OPML {
                         let t = c.split(separator: "/").last.map(String.init) ?? ""
                         if !t.isEmpty { tags.append(t) }
                     }
-                    entry.tags = tags.map { $0.replacingOccurrences(of: " ", with: "-") }.uniqued()
+                    entry.tags = tags.compactMap(SourcesFile.tagWord).uniqued()
                     entries.append(entry)
                 }
                 if !selfClosing { folders.append(nil) }

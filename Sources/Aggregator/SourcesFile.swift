@@ -1,3 +1,4 @@
+import FeedModel
 import FeedParsing
 import Foundation
 
@@ -64,9 +65,12 @@ public struct SourceEntry: Sendable, Hashable {
             if let w = search.webSearch { parts.append("websearch=" + w.rawValue) }
             if let w = search.webSearchEndpoint { parts.append("websearch-endpoint=" + SourcesFile.quoteIfNeeded(w)) }
         }
-        if let name { parts.append("name=" + SourcesFile.quoteIfNeeded(name)) }
-        // Quoted when a tag holds a space or a quote (possible when the file quoted it; found by fuzzing).
-        if !tags.isEmpty { parts.append("tags=" + SourcesFile.quoteIfNeeded(tags.joined(separator: ","))) }
+        // An empty name is no name (`name=` alone is an error when read).
+        if let name, !name.isEmpty { parts.append("name=" + SourcesFile.quoteIfNeeded(name)) }
+        // Each tag as a word (no comma or blank: those separate tags when read); quoted when a
+        // tag holds a quote, a control or a `#` (possible when the file quoted it; found by fuzzing).
+        let words = tags.compactMap(SourcesFile.tagWord)
+        if !words.isEmpty { parts.append("tags=" + SourcesFile.quoteIfNeeded(words.joined(separator: ","))) }
         if let everySeconds { parts.append("every=" + Interval.format(everySeconds)) }
         if let keepDays { parts.append("keep-days=\(keepDays)") }
         if let keepCount { parts.append("keep-cards=\(keepCount)") }
@@ -82,7 +86,11 @@ public struct SourceEntry: Sendable, Hashable {
 ///
 /// The first word is the URL: `http://`, `https://`, `file://`, or a path (relative paths are
 /// resolved against the folder of the sources file). Then options, `key=value`, in any order;
-/// a value with spaces is written in double quotes (`\"` and `\\` inside them):
+/// a value with spaces is written in double quotes. Inside quotes `\"` is a quote, `\\` a
+/// backslash, `\n`, `\r`, `\t` a line feed, carriage return and tab, `\u{202E}` any character by
+/// its code point, and a backslash before anything else stands for that character. So every
+/// value can be written, and `feeds add` and `feeds import` write every value so that it reads
+/// back as itself (`quoted`): a title with a line break never splits a line.
 /// - `name=` a display name (default: the feed's own title);
 /// - `tags=` comma-separated words;
 /// - `every=` refresh interval: a number with `s`, `m`, `h`, `d` or `w` (`90m`, `2h`, `1d`);
@@ -156,7 +164,8 @@ public enum SourcesFile {
                     guard !value.isEmpty else { throw bad("name= is empty") }
                     entry.name = value
                 case "tags", "tag":
-                    entry.tags = value.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+                    entry.tags = value.unicodeScalars.split(whereSeparator: SourcesFile.separatesTags)
+                        .map { String(String.UnicodeScalarView($0)) }
                 case "every":
                     guard let seconds = Interval.parse(value) else {
                         throw bad("every=\(value) is not an interval: write a number with s, m, h, d or w, like every=30m")
@@ -230,7 +239,13 @@ public enum SourcesFile {
             if quoted {
                 if c == "\\" {
                     guard let next = chars.next() else { throw TokenError(reason: "a line ends with \\ inside quotes") }
-                    current.unicodeScalars.append(next)
+                    switch next {
+                    case "n": current.unicodeScalars.append("\n")
+                    case "r": current.unicodeScalars.append("\r")
+                    case "t": current.unicodeScalars.append("\t")
+                    case "u": current.unicodeScalars.append(try codePoint(&chars))
+                    default: current.unicodeScalars.append(next)
+                    }
                 } else if c == "\"" {
                     quoted = false
                 } else {
@@ -251,9 +266,41 @@ public enum SourcesFile {
         return words
     }
 
-    /// Whether `url` can be a line of the file.
+    /// `{HEX}` after `\u` inside quotes: the character with that code point.
+    static func codePoint(_ chars: inout String.UnicodeScalarView.Iterator) throws -> Unicode.Scalar {
+        let bad = TokenError(reason: "\\u inside quotes takes a code point in braces, like \\u{202E}")
+        guard chars.next() == "{" else { throw bad }
+        var hex = ""
+        while let c = chars.next() {
+            if c == "}" {
+                guard !hex.isEmpty, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else { throw bad }
+                return scalar
+            }
+            guard hex.count < 6, c.properties.isASCIIHexDigit else { throw bad }
+            hex.unicodeScalars.append(c)
+        }
+        throw bad
+    }
+
+    /// Whether `url` can be a line of the file: no blank, quote, `#` or control character
+    /// (none belongs in a URL; an OPML file's `xmlUrl="a&#10;b"` is refused here).
     public static func isAcceptable(_ url: String) -> Bool {
-        !url.isEmpty && urlProblem(url) == nil && !url.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "#" })
+        !url.isEmpty && urlProblem(url) == nil
+            && !url.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" || TerminalText.isNeutralised($0) })
+    }
+
+    /// What splits a `tags=` value: commas and blanks.
+    static func separatesTags(_ c: Unicode.Scalar) -> Bool { c == "," || c == " " || c == "\t" || c == "\n" || c == "\r" }
+
+    /// `tag` as a tag of the file: commas and blanks (which separate tags when read) as `-`;
+    /// nil when nothing is left.
+    public static func tagWord(_ tag: String) -> String? {
+        var out = String.UnicodeScalarView()
+        for c in tag.unicodeScalars {
+            if separatesTags(c) { if let last = out.last, last != "-" { out.append("-") } } else { out.append(c) }
+        }
+        while out.last == "-" { out.removeLast() }
+        return out.isEmpty ? nil : String(out)
     }
 
     /// A URL or path for the first word of a line (quoted when it has spaces).
@@ -269,8 +316,17 @@ public enum SourcesFile {
         var out = String.UnicodeScalarView()
         out.append("\"")
         for c in s.unicodeScalars {
-            if c == "\\" || c == "\"" { out.append("\\") }
-            out.append(c)
+            switch c {
+            case "\\", "\"": out.append("\\"); out.append(c)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            // Other controls, bidi overrides and line separators: by code point, so the file
+            // shows them and an editor or a terminal showing it never acts on them.
+            case _ where TerminalText.isNeutralised(c):
+                out.append(contentsOf: ("\\u{" + String(c.value, radix: 16, uppercase: true) + "}").unicodeScalars)
+            default: out.append(c)
+            }
         }
         out.append("\"")
         return String(out)
@@ -287,7 +343,8 @@ public enum SourcesFile {
 
     public static func quoteIfNeeded(_ s: String) -> String {
         // "\r" splits words like a space does (found by fuzzing: a quoted "\r" was written bare).
-        guard s.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\"" || $0 == "#" || $0 == "\\" }) || s.isEmpty else { return s }
+        guard s.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || TerminalText.isNeutralised($0) })
+                || s.isEmpty else { return s }
         return quoted(s)
     }
 

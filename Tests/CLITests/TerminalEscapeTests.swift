@@ -85,6 +85,21 @@ final class TerminalEscapeTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains(#"\u202ex end"#), r.stdout)
     }
 
+    func testOPMLTitlesAndURLsReachNoTerminal() throws {
+        var outlines = ""
+        for (n, bad) in Self.hostile.enumerated() {
+            let title = bad.unicodeScalars.map { "&#\($0.value);" }.joined()
+            outlines += "<outline type=\"rss\" text=\"t\(n)\" title=\"T\(n) \(title)\" xmlUrl=\"https://e.example/\(n)\"/>\n"
+        }
+        try "<opml version=\"2.0\"><body>\n\(outlines)</body></opml>".write(to: directory.file("in.opml"), atomically: false, encoding: .utf8)
+        let imported = try feeds(["import", directory.file("in.opml").path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let sources = try feeds(["sources"])
+        XCTAssertEqual(sources.status, 0, sources.stderr)
+        XCTAssertTrue(sources.stdout.contains("T0 "), sources.stdout)
+        assertTerminalSafe(sources.stdout, "sources after import")
+    }
+
     func testAServersLocationAndMessagesReachNoTerminal() throws {
         let server = try LoopbackHTTPServer()
         var lines: [String] = []
