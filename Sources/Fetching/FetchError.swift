@@ -36,6 +36,9 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
     case truncatedBody(detail: String)
     /// A `file://` URL that could not be read.
     case fileNotReadable(path: String)
+    /// A `file://` URL naming a FIFO, a device, a socket or a directory (`kind` says which):
+    /// only regular files are read (see `LocalFile`).
+    case notARegularFile(path: String, kind: String)
     case outOfMemory
     /// Setting up a transfer failed (a curl option or call refused); a bug or a curl built
     /// without a needed feature.
@@ -90,6 +93,8 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
             return "the response ended early: \(detail)"
         case .fileNotReadable(let path):
             return "cannot read file \(path): check that it exists and is readable"
+        case .notARegularFile(let path, let kind):
+            return "cannot read \(path): it is \(kind), not a regular file; a local source must be a regular file (or a symlink to one)"
         case .outOfMemory:
             return "out of memory while fetching"
         case .setup(let call, let detail):

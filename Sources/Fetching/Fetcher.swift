@@ -96,6 +96,10 @@ public final class Fetcher {
                     continue
                 }
                 waiting.remove(at: i)
+                if isFile, let refusal = LocalFile.refusal(url: request.url) {
+                    finished.append((request, .failure(refusal)))
+                    continue
+                }
                 let queued = (ContinuousClock.now - started).secondsDouble
                 do throws(FetchError) {
                     let transfer = try EasyTransfer(request: request, hostKey: host, isFile: isFile,

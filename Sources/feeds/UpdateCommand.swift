@@ -38,9 +38,9 @@ enum UpdateCommand: Command {
         if all && !args.positionals.isEmpty { throw UsageError("--all and source names do not go together", command: name) }
         let limits = try fetchLimits(args)
         let paths = try global.paths()
-        guard let lock = try RunLock.acquire(path: paths.lockFile, wait: args.flag("--wait")) else {
-            print("feeds: another update is running (lock \(paths.lockFile)); not starting a second one")
-            return .ok
+        let started = UpdateRunner.systemClock()
+        guard let lock = try RunLock.acquire(path: paths.lockFile, wait: args.flag("--wait"), now: started) else {
+            return overlapping(lockFile: paths.lockFile, now: started, limits: limits)
         }
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
@@ -65,6 +65,27 @@ enum UpdateCommand: Command {
             if verbose { Output.standard.line(ImageDownloads.line(images)) }
         }
         return summary.failed > 0 ? .someFailed : .ok
+    }
+
+    /// Another run holds the lock: one line and status 0, the cron-safe answer, unless that run
+    /// has gone on longer than its limits allow. Then it is stuck (or something else holds the
+    /// lock), and saying so on standard error with status 1 makes cron mail it instead of
+    /// every later run doing nothing in silence.
+    static func overlapping(lockFile: String, now: Timestamp, limits: FetchLimits) -> ExitStatus {
+        let holder = RunLock.holder(path: lockFile)
+        let bound = RunLock.stuckBound(transferTimeoutSeconds: Double(limits.totalTimeout.components.seconds))
+        guard let holder, holder.isStuck(now: now, bound: bound) else {
+            print("feeds: another update is running (lock \(lockFile)); not starting a second one")
+            return .ok
+        }
+        let minutes = (now.secondsSince1970 - holder.since.secondsSince1970) / 60
+        let alive = kill(holder.pid, 0) == 0 || errno == EPERM
+        Diagnostics.error("the update holding \(lockFile) started \(Terminal.time(holder.since)) (\(minutes) minutes ago, "
+                          + "longer than a run takes: \(bound / 60) minutes at most) and "
+                          + (alive ? "is still running as pid \(holder.pid): it looks stuck; see what it is doing or stop it (kill \(holder.pid))"
+                                   : "its pid \(holder.pid) is gone: another process holds the lock (see fuser \(lockFile))")
+                          + "; nothing was updated")
+        return .someFailed
     }
 
     static func progressBar(_ done: Int, _ total: Int) -> String {
