@@ -18,12 +18,15 @@ final class ParsePool: @unchecked Sendable {
         var id: Int64
         var body: [UInt8]
         var options: ParseOptions
+        /// Cards kept at most: the first ones in the document's order (`max-items=`).
+        var maxItems = Int.max
     }
 
     enum Outcome: Sendable {
-        /// The feed (its `cards` empty: they are in `prepared`), the number of cards the parser
-        /// found, and those cards ready to save, search text included.
-        case parsed(ParsedFeed, cardCount: Int, prepared: PreparedCards)
+        /// The feed (its `cards` empty: they are in `prepared`), the number of cards kept, those
+        /// cards ready to save (search text included), and how many more the document had past
+        /// the job's `maxItems` (parsed, checked, not kept).
+        case parsed(ParsedFeed, cardCount: Int, prepared: PreparedCards, dropped: Int)
         /// The parser's error message.
         case failed(String)
     }
@@ -135,11 +138,18 @@ final class ParsePool: @unchecked Sendable {
     /// but the writing.
     static func parse(_ job: Job) -> Outcome {
         do {
-            var feed = try FeedParser.parse(job.body, options: job.options)
-            let prepared = PreparedCards(feed.cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
-            let count = feed.cards.count
-            feed.cards = []
-            return .parsed(feed, cardCount: count, prepared: prepared)
+            // Streamed, keeping the first `maxItems` cards only: a document of a million items
+            // never holds a million cards (the parser itself keeps one item at a time).
+            var cards: [Card] = []
+            var dropped = 0
+            let parser = FeedStreamParser(options: job.options) { card in
+                if cards.count < job.maxItems { cards.append(card) } else { dropped += 1 }
+            }
+            try parser.push(job.body)
+            let summary = try parser.finish()
+            let feed = ParsedFeed(feed: summary.feed, cards: [], format: summary.format, warnings: summary.warnings)
+            let prepared = PreparedCards(cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
+            return .parsed(feed, cardCount: cards.count, prepared: prepared, dropped: dropped)
         } catch {
             return .failed(error.localizedDescription)
         }

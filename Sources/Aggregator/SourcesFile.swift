@@ -12,19 +12,26 @@ public struct SourceEntry: Sendable, Hashable {
     public var everySeconds: Int?
     public var keepDays: Int?
     public var keepCount: Int?
+    /// `max-items=`: items of one fetch kept at most (default `defaultMaxItems`).
+    public var maxItems: Int?
+    /// `max-cards=`: cards of this source kept at most (default `defaultMaxCards`).
+    public var maxCards: Int?
     /// 1-based line in the file (0 for entries not read from a file).
     public var line: Int
     /// Set for a saved search (`search:ENGINE "QUERY"` line); `url` is then its identity.
     public var search: SavedSearch?
 
     public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
-                keepDays: Int? = nil, keepCount: Int? = nil, line: Int = 0, search: SavedSearch? = nil) {
+                keepDays: Int? = nil, keepCount: Int? = nil, maxItems: Int? = nil, maxCards: Int? = nil,
+                line: Int = 0, search: SavedSearch? = nil) {
         self.url = url
         self.name = name
         self.tags = tags
         self.everySeconds = everySeconds
         self.keepDays = keepDays
         self.keepCount = keepCount
+        self.maxItems = maxItems
+        self.maxCards = maxCards
         self.line = line
         self.search = search
     }
@@ -74,8 +81,21 @@ public struct SourceEntry: Sendable, Hashable {
         if let everySeconds { parts.append("every=" + Interval.format(everySeconds)) }
         if let keepDays { parts.append("keep-days=\(keepDays)") }
         if let keepCount { parts.append("keep-cards=\(keepCount)") }
+        if let maxItems { parts.append("max-items=\(maxItems)") }
+        if let maxCards { parts.append("max-cards=\(maxCards)") }
         return parts.joined(separator: " ")
     }
+
+    /// Items of one fetch kept by default: the first 5,000 in the feed's order (newest first,
+    /// in nearly every feed). A feed of 10^6 items cost 594 MB of memory to update, and its
+    /// cards would fill the database; no real feed lists this many.
+    public static let defaultMaxItems = 5_000
+    /// Cards of one source kept by default: twice the items of a fetch, so a feed that renews
+    /// its whole list each time keeps the previous list too (see `FeedStore.capCards`).
+    public static let defaultMaxCards = 10_000
+
+    public var itemLimit: Int { maxItems ?? Self.defaultMaxItems }
+    public var cardLimit: Int { maxCards ?? Self.defaultMaxCards }
 }
 
 /// The sources file: plain text, one source a line, meant to be edited by hand and kept in git.
@@ -95,7 +115,9 @@ public struct SourceEntry: Sendable, Hashable {
 /// - `tags=` comma-separated words;
 /// - `every=` refresh interval: a number with `s`, `m`, `h`, `d` or `w` (`90m`, `2h`, `1d`);
 ///   without it the feed's own hints (ttl, Cache-Control…) decide;
-/// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted).
+/// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted);
+/// - `max-items=` items of one fetch kept (default 5,000: the first in the feed's order), and
+///   `max-cards=` cards of the source kept (default 10,000; see `FeedStore.capCards`).
 /// A URL listed twice is an error, as is an unknown option; errors name the line.
 ///
 /// A saved web search is a line `search:ENGINE "QUERY" [options]` (engines: ddg, searxng,
@@ -177,10 +199,16 @@ public enum SourcesFile {
                 case "keep-cards", "keep":
                     guard let n = Int(value), n >= 0 else { throw bad("keep-cards=\(value) is not a number of cards") }
                     entry.keepCount = n
+                case "max-items":
+                    guard let n = Int(value), n >= 1 else { throw bad("max-items=\(value) is not a number of items (1 or more)") }
+                    entry.maxItems = n
+                case "max-cards":
+                    guard let n = Int(value), n >= 1 else { throw bad("max-cards=\(value) is not a number of cards (1 or more)") }
+                    entry.maxCards = n
                 default:
                     guard entry.search != nil else {
                         if SavedSearch.optionNames.contains(key) { throw bad("\(key)= is an option of search lines (search:ENGINE \"QUERY\" \(key)=...)") }
-                        throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=")
+                        throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=, max-items=, max-cards=")
                     }
                     try entry.search!.setOption(key, value, bad: bad)
                 }

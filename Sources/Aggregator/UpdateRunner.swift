@@ -22,6 +22,9 @@ public struct SourceReport: Sendable {
     public var note: String?
     /// Parser warnings (recovered from ill-formed XML, ...).
     public var warnings: [String]
+    /// What a limit of the source cut (`max-items=`, `max-cards=`): shown at every run, on
+    /// standard error, since it means items or unread cards the person will not see.
+    public var limitNotes: [String] = []
 
     public var failed: Bool {
         switch outcome {
@@ -225,10 +228,11 @@ public struct UpdateRunner {
             let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now)
             let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
             guard let pool else {
-                return finished(save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options)), store: store))
+                return finished(save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options,
+                                                                     maxItems: source.entry.itemLimit)), store: store))
             }
             parsing[request.id] = received
-            let job = ParsePool.Job(id: request.id, body: response.body, options: options)
+            let job = ParsePool.Job(id: request.id, body: response.body, options: options, maxItems: source.entry.itemLimit)
             // Full: save what is parsed (waiting for it) until there is room.
             while !pool.submit(job) {
                 if let done = pool.next(wait: true) { saveParsed(done) }
@@ -275,7 +279,8 @@ public struct UpdateRunner {
         let (response, hints, received) = receive(source, request: request, result: result, store: store, now: now)
         guard let response else { return received }
         let outcome = ParsePool.parse(.init(id: request.id, body: response.body,
-                                            options: ParseOptions(baseURL: response.finalURL, charset: response.charset)))
+                                            options: ParseOptions(baseURL: response.finalURL, charset: response.charset),
+                                            maxItems: source.entry.itemLimit))
         return save(Received(source: source, response: response.withoutBody, hints: hints, report: received, now: now),
                     outcome, store: store)
     }
@@ -288,12 +293,13 @@ public struct UpdateRunner {
             let parsed: ParsedFeed
             let cardCount: Int
             let prepared: PreparedCards
+            let dropped: Int
             switch outcome {
             case .failed(let message):
                 recordFailure(source, message, report: &report, store: store, now: now)
                 return report
-            case .parsed(let feed, let count, let cards):
-                (parsed, cardCount, prepared) = (feed, count, cards)
+            case .parsed(let feed, let count, let cards, let past):
+                (parsed, cardCount, prepared, dropped) = (feed, count, cards, past)
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
@@ -311,6 +317,16 @@ public struct UpdateRunner {
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
             report.outcome = .saved(new: saved.new, updated: saved.updated)
             report.warnings = parsed.warnings
+            if dropped > 0 {
+                report.limitNotes.append("\(report.name): the feed lists \(grouped(cardCount + dropped)) items; kept the first "
+                    + "\(grouped(cardCount)) in its order (max-items=\(source.entry.itemLimit); raise it on the source's line to keep more)")
+            }
+            let capped = try store.capCards(sourceID: source.stored.id, max: source.entry.cardLimit)
+            if capped.unread > 0 {
+                report.limitNotes.append("\(report.name): over max-cards=\(source.entry.cardLimit): deleted the \(grouped(capped.unread)) oldest "
+                    + "unread card\(capped.unread == 1 ? "" : "s") the feed no longer lists (and \(grouped(capped.read)) read); "
+                    + "raise max-cards= on the source's line to keep more")
+            }
         } catch {
             recordFailure(source, "could not save: \(error.localizedDescription)", report: &report, store: store, now: now)
         }

@@ -42,3 +42,35 @@ extension FeedStore {
         }
     }
 }
+
+// The per-source card cap (`max-cards=`, issue 15): a feed of fresh guids at every fetch must
+// not grow the database and every listing without end.
+extension FeedStore {
+    /// Deletes cards of `sourceID` beyond `max`, and says how many of each kind went: first its
+    /// **read** cards the source no longer lists, oldest first (by sort date); only if that is
+    /// not enough, its **unread** cards the source no longer lists, oldest first (newsboat's
+    /// `max-items` drops old items whatever their state too; here the caller reports it, so
+    /// no unread card goes unannounced). Cards the source still lists (its latest delivered
+    /// batch) never go, since the next fetch would bring them back as new and unread: a source
+    /// therefore keeps at least its feed's items (which `max-items=` bounds).
+    public func capCards(sourceID: SourceID, max: Int) throws -> (read: Int, unread: Int) {
+        let count = try db.prepare("SELECT count(*) FROM cards WHERE source_id = ?1")
+        let delete = try db.prepare("""
+            DELETE FROM cards WHERE id IN (
+                SELECT c.id FROM cards c JOIN sources s ON s.id = c.source_id
+                WHERE c.source_id = ?1 AND c.is_read = ?2
+                  AND (s.items_seen_at IS NULL OR c.last_seen_at < s.items_seen_at)
+                ORDER BY c.sort_date, c.id
+                LIMIT ?3)
+            """)
+        return try db.writeTransaction {
+            let total = try count.queryOne([SQLValue(sourceID.rawValue)]) { $0.int(0) } ?? 0
+            guard total > max else { return (0, 0) }
+            try delete.execute([SQLValue(sourceID.rawValue), SQLValue(1), SQLValue(total - max)])
+            let read = db.changes
+            guard total - read > max else { return (read, 0) }
+            try delete.execute([SQLValue(sourceID.rawValue), SQLValue(0), SQLValue(total - read - max)])
+            return (read, db.changes)
+        }
+    }
+}

@@ -54,6 +54,7 @@ enum UpdateCommand: Command {
             if bar { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if let line = report.failureLine { Diagnostics.error(line) }
             if let note = report.note { Diagnostics.warning(note) }
+            for note in report.limitNotes { Diagnostics.warning(note) }
             if verbose { for w in report.warnings { Diagnostics.warning("\(report.name): \(w)") } }
             if bar { FileHandle.standardError.write(Data(progressBar(done, total).utf8)) }
         }
