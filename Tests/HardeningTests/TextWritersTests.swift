@@ -1,0 +1,54 @@
+@testable import ContractChecks
+import FeedModel
+import TestSupport
+import XCTest
+
+/// The `text` fuzz target (issue 15) on generated inputs, in the suite: fields made of every
+/// class of control (C0, DEL, C1, bidi, line separators, escape sequences) and random bytes;
+/// and its check itself, which must catch a raw control or the fuzzing proves nothing.
+final class TextWritersTests: XCTestCase {
+    static let pieces: [[UInt8]] = [
+        Array("\u{1B}[2J".utf8), Array("\u{1B}]0;pwned\u{07}".utf8), Array("\u{1B}]52;c;eA==\u{1B}\\".utf8),
+        Array("\u{9B}31m".utf8), [0x9B], [0x1B], [0x07], [0x00], [0x7F], [0x0D], [0x0A], [0x09], [0x08],
+        Array("\u{202E}".utf8), Array("\u{2067}".utf8), Array("\u{2028}".utf8), Array("\u{200F}".utf8),
+        Array("<p>".utf8), Array("&#27;".utf8), Array("&#x9b;".utf8), Array(" word ".utf8), Array("日本".utf8),
+    ]
+
+    func testGeneratedCardsWithControlsInEveryFieldKeepTheTerminalSafe() throws {
+        var random = SplitMix64(seed: 1515)
+        for _ in 0..<400 {
+            var input: [UInt8] = []
+            for field in 0..<7 {
+                if field > 0 { input.append(0xFF) }
+                for _ in 0..<Int.random(in: 0...5, using: &random) {
+                    if Bool.random(using: &random) {
+                        input += Self.pieces.randomElement(using: &random)!
+                    } else {
+                        input += (0..<Int.random(in: 1...4, using: &random)).map { _ in UInt8.random(in: 0...0xFE, using: &random) }
+                    }
+                }
+            }
+            XCTAssertNoThrow(try FuzzTarget.text.run(input), "\(input)")
+        }
+    }
+
+    func testTheCheckCatchesRawControls() {
+        for bad in ["a\u{1B}]0;x\u{07}", "a\u{9B}2J", "a\u{202E}b", "a\u{07}", "a\rb", "a\u{2028}"] {
+            XCTAssertThrowsError(try TextWriters.terminalSafe(bad, keepsLines: true, styled: false, "test"), bad.debugDescription)
+        }
+        XCTAssertThrowsError(try TextWriters.terminalSafe("a\nb", keepsLines: false, styled: false, "test"))
+        XCTAssertThrowsError(try TextWriters.terminalSafe("\u{1B}]0;x\u{07}", keepsLines: true, styled: true, "test"))
+        XCTAssertNoThrow(try TextWriters.terminalSafe("\u{1B}[1;33mtitle\u{1B}[0m\nx", keepsLines: true, styled: true, "test"))
+    }
+
+    func testTheNeutraliserShowsEachClass() {
+        XCTAssertEqual(TerminalText.line("a\u{1B}]0;t\u{07}b"), #"a\x1b]0;t\x07b"#)
+        XCTAssertEqual(TerminalText.line("\u{9B}\u{7F}\u{00}"), #"\x9b\x7f\x00"#)
+        XCTAssertEqual(TerminalText.line("x\u{202E}y\u{2066}z\u{2028}"), #"x\u202ey\u2066z\u2028"#)
+        XCTAssertEqual(TerminalText.line("one\ntwo\r\tthree"), "one two  three")
+        XCTAssertEqual(TerminalText.lines("one\ntwo\r\tthree"), "one\ntwo\\x0d    three")
+        let plain = "Café · 日本 — 🦆"
+        XCTAssertEqual(TerminalText.line(plain), plain)
+        XCTAssertEqual(TerminalText.line("ǛǛ"), "ǛǛ", "a continuation byte 0x9B is no C1 control")
+    }
+}
