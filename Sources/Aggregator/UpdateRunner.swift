@@ -320,7 +320,7 @@ public struct UpdateRunner {
     /// Records a failure (with backoff) as the source's state and in `report`.
     func recordFailure(_ source: (entry: SourceEntry, stored: StoredSource), _ message: String, retryAfter: Int64? = nil,
                        report: inout SourceReport, store: FeedStore, now: Timestamp) {
-        let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures + 1,
+        let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures.saturatingAdd(1),
                                              retryAfter: retryAfter, jitter: random())
         do {
             try store.recordFailure(sourceID: source.stored.id, message: message, now: now, nextDue: due)

@@ -41,12 +41,12 @@ public struct ImageCachePolicy: Sendable, Hashable {
             wait *= 2
             n += 1
         }
-        return Timestamp(secondsSince1970: now.secondsSince1970 + min(wait, maxBackoffSeconds))
+        return now.adding(min(wait, maxBackoffSeconds))
     }
 
     /// A fresh expiry from `now`.
     public func expiry(from now: Timestamp) -> Timestamp {
-        Timestamp(secondsSince1970: now.secondsSince1970 + expirySeconds)
+        now.adding(expirySeconds)
     }
 
     /// What to delete to bring the cache within its rules, given every row (any order):
@@ -60,7 +60,7 @@ public struct ImageCachePolicy: Sendable, Hashable {
             if expired {
                 if record.isStored && record.expiresAt <= now { out.append(record); continue }
                 if !record.isStored, let retryAt = record.retryAt,
-                   retryAt.secondsSince1970 + expirySeconds <= now.secondsSince1970 { out.append(record); continue }
+                   retryAt.adding(expirySeconds) <= now { out.append(record); continue }
             }
             if record.isStored { kept.append(record) }
         }

@@ -82,12 +82,13 @@ extension FeedStore {
     }
 
     /// Records a failed fetch. Cards and validators stay; the failure count grows by one and
-    /// is returned, so the caller can back off or give up.
+    /// is returned, so the caller can back off or give up. (Held below 10^9: a count an older
+    /// version or a hand edit left near 2^63 must not overflow into a REAL the STRICT table refuses.)
     @discardableResult
     public func recordFailure(sourceID: SourceID, message: String, now: Timestamp, nextDue: Timestamp?) throws -> Int {
         let statement = try cachedStatement("""
             UPDATE sources SET last_attempt_at = ?2, last_error = ?3,
-                consecutive_failures = consecutive_failures + 1, next_due_at = ?4
+                consecutive_failures = min(consecutive_failures, 1000000000) + 1, next_due_at = ?4
             WHERE id = ?1
             RETURNING consecutive_failures
             """)
