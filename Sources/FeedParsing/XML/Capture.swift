@@ -67,7 +67,8 @@ struct FeedFields {
         case "yearly": seconds = 365 * 86_400
         default: return nil
         }
-        return seconds / max(1, updateFrequency ?? 1)
+        let interval = seconds / max(1, updateFrequency ?? 1)
+        return interval > 0 ? interval : nil  // more than once a second is no hint
     }
 }
 
