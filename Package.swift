@@ -49,7 +49,7 @@ let package = Package(
 
         // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
         // --sanitize=fuzzer (tools/fuzz.sh), otherwise a replayer of saved inputs.
-        .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Aggregator"]),
+        .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Aggregator"]),
         .executableTarget(name: "feeds-fuzz", dependencies: ["ContractChecks"], path: "Fuzz"),
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.

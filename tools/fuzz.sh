@@ -6,13 +6,13 @@
 # land in .fuzz/artifacts/TARGET: fix the bug, then copy the input to Tests/Fixtures/fuzz/TARGET
 # so `make test` replays it forever.
 #
-#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url (default all)
+#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url schedule (default all)
 #   FUZZ_SECONDS=600 tools/fuzz.sh xml
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 SHARED=${SHARED:-../shared}
-ALL=(xml json search html date sources url)
+ALL=(xml json search html date sources url schedule)
 TARGETS=("${@:-${ALL[@]}}")
 WORK=.fuzz
 BUILD=.build-fuzz
@@ -78,6 +78,15 @@ DATES
         printf 'https://a.example/%%7Efoo/\n./x%%20y/../z' > "$dir/3"
         printf 'HTTP://User@Example.COM:80/a\nmailto:x@y' > "$dir/4"
         printf '\n/relative' > "$dir/5" ;;
+    schedule)
+        # Header lines, a blank line, a feed: every feed fixture behind hostile headers.
+        local n=0
+        for f in Tests/Fixtures/feeds/*; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            { printf 'Cache-Control: max-age=%s\nExpires: %s\nRetry-After: %s\n\n' \
+                "$((n * 7919))" "Sun, 06 Nov 1994 08:49:37 GMT" "$n"; head -c 16384 "$f"; } > "$dir/$n"
+        done ;;
     esac
     # Inputs already saved as regressions are seeds too.
     [ -d "Tests/Fixtures/fuzz/$t" ] && cp Tests/Fixtures/fuzz/"$t"/* "$dir/" 2>/dev/null || true

@@ -1,6 +1,7 @@
 import Aggregator
 import FeedModel
 import FeedParsing
+import Fetching
 import Markup
 
 /// The fuzz targets: each takes one input and returns, or throws `InvariantViolation` when what
@@ -22,6 +23,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sources
     /// URL resolution and normalization.
     case url
+    /// The update path's numbers: a response (header lines, a blank line, a feed body) read as
+    /// `feeds update` reads it (max-age, Expires, Retry-After, the feed's ttl and
+    /// sy:updateFrequency, enclosure lengths), then scheduled at several moments a store may
+    /// hold, after a success and after a failure: no trap, every result within its bounds.
+    case schedule
 
     public func run(_ bytes: [UInt8]) throws {
         switch self {
@@ -33,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .date: try Self.date(String(decoding: bytes, as: UTF8.self))
         case .sources: try Self.sources(String(decoding: bytes, as: UTF8.self))
         case .url: try Self.url(bytes)
+        case .schedule: try ScheduleFuzz.run(bytes)
         }
     }
 
