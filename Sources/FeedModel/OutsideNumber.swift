@@ -76,6 +76,12 @@ extension Int {
         return overflow ? (other > 0 ? .max : .min) : sum
     }
 
+    /// `self - other`, held at the ends instead of overflowing.
+    public func saturatingSubtract(_ other: Int) -> Int {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
+    }
+
     /// `self * other`, held at the ends instead of overflowing.
     public func saturatingMultiply(_ other: Int) -> Int {
         let (product, overflow) = multipliedReportingOverflow(by: other)

@@ -64,12 +64,13 @@ public struct ImageCachePolicy: Sendable, Hashable {
             }
             if record.isStored { kept.append(record) }
         }
-        var total = kept.reduce(0) { $0 + $1.bytes }
+        // Sizes as the store holds them (saturating: a row may hold anything).
+        var total = kept.reduce(0) { $0.saturatingAdd($1.bytes) }
         guard total > maxTotalBytes else { return out }
         kept.sort { ($0.lastUsedAt, $0.url) < ($1.lastUsedAt, $1.url) }
         for record in kept where total > maxTotalBytes {
             out.append(record)
-            total -= record.bytes
+            total = total.saturatingSubtract(record.bytes)
         }
         return out
     }

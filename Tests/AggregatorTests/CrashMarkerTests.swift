@@ -53,6 +53,8 @@ final class CrashMarkerTests: XCTestCase {
         XCTAssertEqual(s.consecutiveFailures, 1)
         XCTAssertGreaterThan(try XCTUnwrap(s.nextDueAt).seconds(since: try XCTUnwrap(s.lastAttemptAt)), 5 * 60)
         XCTAssertTrue(try store.sources().filter { $0.id != s.id }.allSatisfy { $0.lastError == nil && $0.cardCount == 2 })
+        let listed = try CLIRun.run(["--home", home.path, "sources"])
+        XCTAssertTrue(listed.stdout.contains("fetched last and alone, in a process of its own: an update stopped while reading it"), listed.stdout)
 
         // Due again (--all): fetched after every other source has been answered, in its own process.
         let isolated = try update()
