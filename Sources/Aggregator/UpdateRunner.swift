@@ -423,8 +423,14 @@ public struct UpdateRunner {
                 report.outcome = .disabled(message)
             case 429, 503:
                 let wait = response.retryAfterSeconds(now: now.secondsSince1970)
-                fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" +
-                     (wait.map { ": retrying after \($0) s as the server asked" } ?? ": will retry later"), retryAfter: wait)
+                // What the policy makes of it (a week at most), which is what the message says.
+                let asked = wait.map { asked -> String in
+                    let honoured = min(max(asked, 1), policy.maximumRetryAfter)
+                    return honoured == asked ? ": retrying after \(asked) s as the server asked"
+                                             : ": retrying after \(honoured) s (the server asked for \(asked) s)"
+                }
+                fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" + (asked ?? ": will retry later"),
+                     retryAfter: wait)
             case 404:
                 fail("HTTP 404 Not Found: the feed is not at this URL any more; check it")
             case 401, 403:

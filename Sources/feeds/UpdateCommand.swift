@@ -129,7 +129,10 @@ enum UpdateCommand: Command {
                                  maxInFlight: 32, maxPerHost: 24, perHostStart: 6)
         func number(_ option: String) throws -> Double? {
             guard let text = args.value(option) else { return nil }
-            guard let value = Double(text), value > 0 else { throw UsageError("\(option) needs a positive number, got '\(text)'", command: name) }
+            // At most a billion: `--timeout 1e300` would trap when made milliseconds.
+            guard let value = Double(text), value > 0, value <= 1_000_000_000 else {
+                throw UsageError("\(option) needs a positive number (at most 1000000000), got '\(text)'", command: name)
+            }
             return value
         }
         if let n = try number("--jobs") { limits.maxInFlight = Int(n) }
@@ -141,7 +144,7 @@ enum UpdateCommand: Command {
             var digits = Substring(text)
             var factor = 1
             if let last = text.last, let f = units[last] { factor = f; digits = digits.dropLast() }
-            guard let n = Int(digits), n > 0 else { throw UsageError("--max-size needs a size like 10M, got '\(text)'", command: name) }
+            guard let n = Int(digits), n > 0, n <= Int.max / factor else { throw UsageError("--max-size needs a size like 10M, got '\(text)'", command: name) }
             limits.maxBodyBytes = n * factor
             limits.maxWireBytes = n * factor
         }

@@ -70,6 +70,8 @@ final class HostileNumbersUpdateTests: XCTestCase {
             XCTAssertTrue(update.stdout.contains("\(lines.count) sources:"), update.stdout)
             XCTAssertTrue(update.stdout.contains("\(texts.count) failed"), update.stdout)
             XCTAssertFalse(update.stderr.contains("Fatal error"), update.stderr)
+            // Retry-After of twenty digits: 2^31 s as RFC 9111 says, honoured for a week at most, and said so.
+            XCTAssertTrue(update.stderr.contains("retrying after 604800 s (the server asked for 2147483648 s)"), update.stderr)
         }
         let store = try FeedStore(path: home.file("feeds.db").path)
         let sources = try store.sources()
