@@ -330,7 +330,8 @@ public struct UpdateRunner {
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
-            if parsed.format == nil || (cardCount == 0 && !parsed.warnings.isEmpty) {
+            // (A refused value, such as a ttl out of range, says nothing about the document.)
+            if parsed.format == nil || (cardCount == 0 && parsed.warnings.contains { !IgnoredValue.isIgnoredValue($0) }) {
                 let why = parsed.warnings.first ?? "no feed element found"
                 recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
                               report: &report, store: store, now: now)

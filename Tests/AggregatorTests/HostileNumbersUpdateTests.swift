@@ -59,6 +59,10 @@ final class HostileNumbersUpdateTests: XCTestCase {
             server.route("/busy\(i)", .text("busy", status: 503, headers: [("Retry-After", n)]))
             lines.append(server.url("/busy\(i)"))
         }
+        // No items and a refused ttl: an empty feed, not a malformed one.
+        server.route("/empty", .text("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>empty numbers</title><ttl>99999999999999999999</ttl></channel></rss>",
+                                     contentType: "application/rss+xml"))
+        lines.append(server.url("/empty"))
         server.route("/hn", .text(hackerNews("9223372036854775807"), contentType: "application/json"))
         lines.append("search:hn \"numbers\" endpoint=\(server.url("/hn"))")
         try home.write("sources", lines.joined(separator: "\n") + "\n")
@@ -77,6 +81,7 @@ final class HostileNumbersUpdateTests: XCTestCase {
         let sources = try store.sources()
         XCTAssertEqual(sources.count, lines.count)
         XCTAssertTrue(sources.allSatisfy { $0.lastAttemptAt != nil }, "every source's run is recorded")
+        XCTAssertNil(try store.source(url: server.url("/empty"))?.lastError)
         for source in sources {
             if let hint = source.feed.refreshHintSeconds { XCTAssertTrue((1...(10 * 365 * 86_400)).contains(hint), "\(hint)") }
             if let due = source.nextDueAt, let attempt = source.lastAttemptAt {

@@ -179,6 +179,17 @@ extension XMLFeedBuilder {
     }
 }
 
+/// Warnings about one value the parser refused (a number out of range): the document itself is
+/// fine, so a feed with no items and such a warning is an empty feed, not a malformed one.
+public enum IgnoredValue {
+    static let ending = "; ignored"
+
+    static func warning(_ what: String) -> String { what + ending }
+
+    /// True for a warning made by `warning(_:)`.
+    public static func isIgnoredValue(_ warning: String) -> Bool { warning.hasSuffix(ending) }
+}
+
 extension XMLFeedBuilder {
     /// A feed-level number read with its range check; one out of range (or not a number) is no
     /// value, with a warning that says so.
@@ -187,7 +198,7 @@ extension XMLFeedBuilder {
         if let n = OutsideNumber.int(text, in: range) { return n }
         // What was written, as printable ASCII only (it goes to a terminal), and not all of it.
         let shown = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F }.prefix(24)))
-        warnings.append("\(element) '\(shown)' is not a number of \(unit) from \(range.lowerBound) to \(range.upperBound); ignored")
+        warnings.append(IgnoredValue.warning("\(element) '\(shown)' is not a number of \(unit) from \(range.lowerBound) to \(range.upperBound)"))
         return nil
     }
 }

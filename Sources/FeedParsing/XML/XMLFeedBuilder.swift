@@ -460,7 +460,7 @@ final class XMLFeedBuilder {
     private func refusedLength() {
         refusedLengths += 1
         if refusedLengths == 1 {
-            warnings.append("an enclosure length is not a size from \(Enclosure.lengthRange.lowerBound) to \(Enclosure.lengthRange.upperBound) bytes; such lengths were ignored")
+            warnings.append(IgnoredValue.warning("enclosure lengths that are not sizes from \(Enclosure.lengthRange.lowerBound) to \(Enclosure.lengthRange.upperBound) bytes"))
         }
     }
 
