@@ -54,7 +54,7 @@ let package = Package(
 
         // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
+        .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "TestSupport"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "TestSupport"]),
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),

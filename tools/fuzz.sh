@@ -6,13 +6,13 @@
 # land in .fuzz/artifacts/TARGET: fix the bug, then copy the input to Tests/Fixtures/fuzz/TARGET
 # so `make test` replays it forever.
 #
-#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url text (default all)
+#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url text schedule (default all)
 #   FUZZ_SECONDS=600 tools/fuzz.sh xml
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 SHARED=${SHARED:-../shared}
-ALL=(xml json search html date sources url text)
+ALL=(xml json search html date sources url text schedule)
 TARGETS=("${@:-${ALL[@]}}")
 WORK=.fuzz
 BUILD=.build-fuzz
@@ -83,6 +83,15 @@ DATES
         # source name, Location; and the feed fixtures whole (parsed, then shown).
         printf 'T\033]0;pwned\007\033[2J\377<p>a\302\233b\342\200\256c</p>\377https://a.example/\377\377Au\tthor\377Src\033]52;c;eA==\007\377http://x/\r\nfeeds: fake' > "$dir/1"
         find Tests/Fixtures/hostile -type f -exec cp {} "$dir/" \; 2>/dev/null ;;
+    schedule)
+        # Header lines, a blank line, a feed: every feed fixture behind hostile headers.
+        local n=0
+        for f in Tests/Fixtures/feeds/*; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            { printf 'Cache-Control: max-age=%s\nExpires: %s\nRetry-After: %s\n\n' \
+                "$((n * 7919))" "Sun, 06 Nov 1994 08:49:37 GMT" "$n"; head -c 16384 "$f"; } > "$dir/$n"
+        done ;;
     esac
     # Inputs already saved as regressions are seeds too.
     [ -d "Tests/Fixtures/fuzz/$t" ] && cp Tests/Fixtures/fuzz/"$t"/* "$dir/" 2>/dev/null || true

@@ -20,7 +20,7 @@ public struct PagePreviewPolicy: Sendable {
 
     /// Whether a cached entry still stands at `now`.
     public func isFresh(_ entry: PagePreviewEntry, now: Timestamp) -> Bool {
-        let age = now.secondsSince1970 - entry.checkedAt.secondsSince1970
+        let age = now.seconds(since: entry.checkedAt)
         return age >= 0 && age < (entry.image == nil ? missingLifetime : foundLifetime)
     }
 }

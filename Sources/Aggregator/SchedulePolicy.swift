@@ -44,7 +44,7 @@ public struct SchedulePolicy: Sendable, Hashable {
         var candidates: [Int64] = []
         if let h = hints.feedRefresh, h > 0 { candidates.append(Int64(h)) }
         if let m = hints.maxAge { candidates.append(Int64(m)) }
-        if let e = hints.expires { candidates.append(e - now.secondsSince1970) }
+        if let e = hints.expires { candidates.append(Timestamp(secondsSince1970: e).seconds(since: now)) }
         guard let longest = candidates.max() else { return now.adding(defaultInterval) }
         return now.adding(min(max(longest, minimumInterval), maximumInterval))
     }
@@ -54,13 +54,12 @@ public struct SchedulePolicy: Sendable, Hashable {
         if let retryAfter {
             return now.adding(min(max(retryAfter, 1), maximumRetryAfter))
         }
-        let exponent = min(max(failures, 1) - 1, 20)
+        let exponent = min(max(failures, 1) - 1, 20)  // failures may be anything the store holds
         let base = min(failureBase << Int64(exponent), failureCap)
         let factor = 1 + jitterFraction * (2 * min(max(jitter, 0), 1) - 1)
-        return now.adding(min(Int64((Double(base) * factor).rounded()), failureCap))
+        // A NaN jitter or fraction would trap in Int64(_:): read through the checked conversion.
+        let wait = OutsideNumber.integer((Double(base) * factor).rounded(), in: 0...failureCap) ?? failureCap
+        return now.adding(wait)
     }
 }
 
-extension Timestamp {
-    func adding(_ seconds: Int64) -> Timestamp { Timestamp(secondsSince1970: secondsSince1970 + seconds) }
-}

@@ -76,6 +76,8 @@ public enum UpdateSelection: Sendable, Equatable {
     case all
     /// These, named by URL or display name, disabled ones included.
     case named([String])
+    /// This one, in the child process of an isolated fetch (`IsolatedFetch`).
+    case isolatedChild(SourceID)
 }
 
 /// `feeds update`: fetches the selected sources concurrently and, as each transfer completes,
@@ -116,6 +118,12 @@ public struct UpdateRunner {
     /// `FeedStore.tuneForBulkWrites`.
     public var checkpointPages = 16_000
     public var cacheKiB = 1_024
+    /// How sources with an `isolatedReason` are fetched: each in a child process of its own,
+    /// after the others. Nil fetches them with the others (the child itself; tests).
+    public var isolation: IsolatedFetch?
+    /// Called while a source is being read (its mark set): the tests' way to make a run die
+    /// there as a trap would (`feeds` sets it only in debug builds, from FEEDS_TEST_TRAP_READING).
+    public var whileReading: (@Sendable (SourceEntry) -> Void)?
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -141,6 +149,8 @@ public struct UpdateRunner {
         case .due:
             let due = Set(try workspace.store.dueSources(at: now).map(\.id))
             return try workspace.sources().filter { due.contains($0.stored.id) }
+        case .isolatedChild(let id):
+            return try workspace.sources().filter { $0.stored.id == id }
         case .named(let names):
             var picked: [(entry: SourceEntry, stored: StoredSource)] = []
             var seen = Set<SourceID>()
@@ -155,7 +165,17 @@ public struct UpdateRunner {
 
     public func run(_ selection: UpdateSelection, in workspace: Workspace,
                     progress: (SourceReport, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) throws -> UpdateSummary {
-        let chosen = try select(selection, in: workspace, now: clock())
+        // Sources the last run stopped in are failures of that run, recorded now (backed off,
+        // and isolated from now on), and not fetched again in this one.
+        var interrupted: [SourceReport] = []
+        if case .isolatedChild = selection {} else { interrupted = try recordInterrupted(in: workspace) }
+        let stopped = Set(interrupted.map(\.sourceID))
+        var chosen = try select(selection, in: workspace, now: clock()).filter { !stopped.contains($0.stored.id) }
+        var isolated: [(entry: SourceEntry, stored: StoredSource)] = []
+        if isolation != nil {
+            isolated = chosen.filter { $0.stored.isolatedReason != nil }
+            chosen.removeAll { $0.stored.isolatedReason != nil }
+        }
         var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
         var requests: [FetchRequest] = []
         for var source in chosen {
@@ -178,6 +198,11 @@ public struct UpdateRunner {
                                          allowFile: source.entry.isFile && source.stored.fetchURL == nil))
         }
         var summary = UpdateSummary()
+        let total = interrupted.count + requests.count + isolated.count
+        for report in interrupted {
+            summary.reports.append(report)
+            progress(report, summary.reports.count, total)
+        }
         let fetcher = try Fetcher(limits: limits)
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
@@ -199,7 +224,7 @@ public struct UpdateRunner {
         defer { finishIndexing() }
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
-            progress(report, summary.reports.count, requests.count)
+            progress(report, summary.reports.count, total)
             indexing.submit(store.takeSearchRows())
         }
 
@@ -257,6 +282,14 @@ public struct UpdateRunner {
         // The search index takes the rest of the run's cards and the deletes (a search would
         // do it too; here it costs the reader nothing).
         finishIndexing()
+        // Last, one at a time, each in a process of its own (which indexes its own cards).
+        if let isolation {
+            for source in isolated {
+                let report = fetchIsolated(source, with: isolation, store: store)
+                summary.reports.append(report)
+                progress(report, summary.reports.count, total)
+            }
+        }
         return summary
     }
 
@@ -303,7 +336,8 @@ public struct UpdateRunner {
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
-            if parsed.format == nil || (cardCount == 0 && !parsed.warnings.isEmpty) {
+            // (A refused value, such as a ttl out of range, says nothing about the document.)
+            if parsed.format == nil || (cardCount == 0 && parsed.warnings.contains { !IgnoredValue.isIgnoredValue($0) }) {
                 let why = parsed.warnings.first ?? "no feed element found"
                 recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
                               report: &report, store: store, now: now)
@@ -336,7 +370,7 @@ public struct UpdateRunner {
     /// Records a failure (with backoff) as the source's state and in `report`.
     func recordFailure(_ source: (entry: SourceEntry, stored: StoredSource), _ message: String, retryAfter: Int64? = nil,
                        report: inout SourceReport, store: FeedStore, now: Timestamp) {
-        let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures + 1,
+        let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures.saturatingAdd(1),
                                              retryAfter: retryAfter, jitter: random())
         do {
             try store.recordFailure(sourceID: source.stored.id, message: message, now: now, nextDue: due)
@@ -362,11 +396,19 @@ public struct UpdateRunner {
         func fail(_ message: String, retryAfter: Int64? = nil) {
             recordFailure(source, message, retryAfter: retryAfter, report: &report, store: store, now: now)
         }
+        // From here until its outcome is recorded, a run that dies names this source to the next
+        // one (see `recordInterrupted`). Unmarked when the mark cannot be written: the source is
+        // still read (the run would fail at the next write anyway, and say why).
+        try? store.markReading(sourceID: id, now: now)
+        whileReading?(source.entry)
         do {
             let response: FetchResponse
             switch result {
             case .failure(let error):
                 fail(error.localizedDescription)
+                if let limit = Self.exceededLimit(error) {
+                    try? store.isolate(sourceID: id, reason: limit)
+                }
                 return (nil, hints, report)
             case .success(let r):
                 response = r
@@ -398,8 +440,14 @@ public struct UpdateRunner {
                 report.outcome = .disabled(message)
             case 429, 503:
                 let wait = response.retryAfterSeconds(now: now.secondsSince1970)
-                fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" +
-                     (wait.map { ": retrying after \($0) s as the server asked" } ?? ": will retry later"), retryAfter: wait)
+                // What the policy makes of it (a week at most), which is what the message says.
+                let asked = wait.map { asked -> String in
+                    let honoured = min(max(asked, 1), policy.maximumRetryAfter)
+                    return honoured == asked ? ": retrying after \(asked) s as the server asked"
+                                             : ": retrying after \(honoured) s (the server asked for \(asked) s)"
+                }
+                fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" + (asked ?? ": will retry later"),
+                     retryAfter: wait)
             case 404:
                 fail("HTTP 404 Not Found: the feed is not at this URL any more; check it")
             case 401, 403:

@@ -1,6 +1,7 @@
 import Aggregator
 import FeedModel
 import FeedParsing
+import Fetching
 import Markup
 
 /// The fuzz targets: each takes one input and returns, or throws `InvariantViolation` when what
@@ -25,6 +26,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The text writers: a card's and a source's fields (controls in every one) through the
     /// digest and error messages; nothing from the input may control the terminal.
     case text
+    /// The update path's numbers: a response (header lines, a blank line, a feed body) read as
+    /// `feeds update` reads it (max-age, Expires, Retry-After, the feed's ttl and
+    /// sy:updateFrequency, enclosure lengths), then scheduled at several moments a store may
+    /// hold, after a success and after a failure: no trap, every result within its bounds.
+    case schedule
 
     public func run(_ bytes: [UInt8]) throws {
         switch self {
@@ -37,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .sources: try Self.sources(String(decoding: bytes, as: UTF8.self))
         case .url: try Self.url(bytes)
         case .text: try TextWriters.run(bytes)
+        case .schedule: try ScheduleFuzz.run(bytes)
         }
     }
 

@@ -14,8 +14,8 @@
 /// | `description` | sanitized HTML (allow-list; no script, style, frames, forms, event attributes or `javascript:` URLs; relative URLs resolved; tracking pixels removed); the entry body, preferring full content over a summary; nil when blank |
 /// | `link`        | absolute `http`, `https` or `mailto` URL of the item itself; any other scheme is dropped (nil) |
 /// | `image`       | absolute `http`/`https` URL of the card's picture (see `FeedParsing` for the order of preference); nil when none |
-/// | `published`   | first publication, UTC; nil when absent or unparseable (never "now") |
-/// | `updated`     | last modification, UTC; nil when absent or unparseable |
+/// | `published`   | first publication, UTC; nil when absent, unparseable or outside 1970–2100 (never "now") |
+/// | `updated`     | last modification, UTC; nil when absent, unparseable or outside 1970–2100 |
 /// | `author`      | the first author's name (or e-mail when no name), plain text; several authors joined by ", " |
 /// | `enclosures`  | attached files, absolute http(s) URLs, document order, no duplicate URLs |
 /// | `kind`        | `.article` for feed items and search results, `.image` for a search's image answer |
@@ -50,8 +50,19 @@ public struct Card: Hashable, Sendable {
     }
     public var link: String?
     public var image: String?
-    public var published: Timestamp?
-    public var updated: Timestamp?
+    /// Dates outside `Timestamp.plausibleRange` are dropped here, whoever sets them: every
+    /// producer (XML, JSON Feed, each search reader) and the store reading back what an older
+    /// version saved, so no reader of a card ever sees the year -292277022657.
+    public var published: Timestamp? {
+        get { publishedValue }
+        set { publishedValue = newValue?.plausible }
+    }
+    public var updated: Timestamp? {
+        get { updatedValue }
+        set { updatedValue = newValue?.plausible }
+    }
+    private var publishedValue: Timestamp?
+    private var updatedValue: Timestamp?
     public var author: String?
     public var enclosures: [Enclosure]
     public var kind: Kind
@@ -64,8 +75,8 @@ public struct Card: Hashable, Sendable {
         self.descriptionText = description.map(UTF8Text.init)
         self.link = link
         self.image = image
-        self.published = published
-        self.updated = updated
+        self.publishedValue = published?.plausible
+        self.updatedValue = updated?.plausible
         self.author = author
         self.enclosures = enclosures
         self.kind = kind

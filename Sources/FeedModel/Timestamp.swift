@@ -26,6 +26,31 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
 
+    /// The dates a card may carry: 1970-01-01T00:00:00Z through 2100-12-31T23:59:59Z. Outside
+    /// it a feed's or a search engine's date is a mistake or an attack (-2^63 seconds is the
+    /// year -292277022657), and is no date at all.
+    public static let plausibleRange: ClosedRange<Int64> = 0...4_133_980_799
+
+    /// This moment, or nil when it lies outside `plausibleRange`.
+    public var plausible: Timestamp? { Timestamp.plausibleRange.contains(secondsSince1970) ? self : nil }
+
+    /// A moment from outside (a search answer's seconds since 1970): nil outside `plausibleRange`.
+    public init?(plausibleSeconds seconds: Int64) {
+        guard Timestamp.plausibleRange.contains(seconds) else { return nil }
+        self.secondsSince1970 = seconds
+    }
+
+    /// `seconds` later (earlier when negative), held at the ends of the range instead of
+    /// overflowing: a stored moment may be anything an older version wrote.
+    public func adding(_ seconds: Int64) -> Timestamp {
+        Timestamp(secondsSince1970: secondsSince1970.saturatingAdd(seconds))
+    }
+
+    /// Seconds from `earlier` to this moment (negative when `earlier` is later), saturating.
+    public func seconds(since earlier: Timestamp) -> Int64 {
+        secondsSince1970.saturatingSubtract(earlier.secondsSince1970)
+    }
+
     public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
     public static func daysIn(month: Int, year: Int) -> Int {

@@ -67,9 +67,8 @@ public enum FeedDate {
         return startsWithISOYear(cursor) ? parseISO(&cursor) : parseRFC822(&cursor)
     }
 
-    /// The plausible range of a feed date: 1970-01-01T00:00:00Z through 2100-12-31T23:59:59Z.
-    static let plausible: ClosedRange<Int64> =
-        0...(Int64(Timestamp.daysFromCivil(year: 2101, month: 1, day: 1)) * 86_400 - 1)
+    /// The plausible range of a feed date: the card contract's (1970 through 2100).
+    static let plausible: ClosedRange<Int64> = Timestamp.plausibleRange
 }
 
 /// The fields a parser collects; `timestamp` validates them all at once.

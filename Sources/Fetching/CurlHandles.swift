@@ -1,4 +1,5 @@
 import CCurlShim
+import FeedModel
 
 /// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
 private let globalInitResult: UInt32 = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
@@ -205,7 +206,7 @@ final class EasyTransfer {
         if line.hasPrefix("HTTP/") {
             // A new response begins: a redirect hop, an interim 1xx, or the final one.
             let parts = line.split(separator: " ", maxSplits: 2)
-            let status = parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
+            let status = parts.count >= 2 ? OutsideNumber.int(parts[1], in: 0...999) ?? 0 : 0
             inInformational = (100..<200).contains(status)
             if !inInformational { statuses.append(status) }
             headers = HTTPHeaders()

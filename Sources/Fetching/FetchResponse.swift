@@ -142,7 +142,7 @@ public struct FetchResponse: Sendable, Hashable {
             for directive in value.split(separator: ",") {
                 let pair = directive.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2, trimmed(pair[0]).lowercased() == "max-age" else { continue }
-                if let seconds = Int(unquoted(trimmed(pair[1]))), seconds >= 0 { return seconds }
+                if let seconds = HTTPDeltaSeconds.parse(unquoted(trimmed(pair[1]))) { return Int(seconds) }
             }
         }
         return nil
@@ -152,11 +152,21 @@ public struct FetchResponse: Sendable, Hashable {
     /// is counted from `now`, seconds since 1970). Never negative; nil when absent or unreadable.
     public func retryAfterSeconds(now: Int64) -> Int64? {
         guard let value = headers["Retry-After"].map({ trimmed(Substring($0)) }), !value.isEmpty else { return nil }
-        if value.allSatisfy(\.isASCIIDigit) {
-            return Int64(value) ?? Int64.max  // too many digits: as long as possible
-        }
+        if let seconds = HTTPDeltaSeconds.parse(value) { return seconds }
         guard let date = HTTPDate.parse(value) else { return nil }
-        return max(0, date - now)
+        return max(0, date.saturatingSubtract(now))
+    }
+}
+
+/// `delta-seconds` (RFC 9111 1.2.2): one or more ASCII digits, nothing else. A value too large
+/// to hold is 2^31, as the RFC says a cache must take it; `+5`, `-1`, `0x10` and `1e3` are no
+/// value. Max-age and Retry-After are read with it.
+public enum HTTPDeltaSeconds {
+    public static let saturation: Int64 = 1 << 31
+
+    public static func parse(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return OutsideNumber.integer(text, in: 0...saturation) ?? saturation
     }
 }
 
@@ -188,11 +198,11 @@ public enum HTTPDate {
         var day: Int?, month: Int?, year: Int?, clock: (Int, Int, Int)?
         for token in tokens {
             if token.contains(":") {
-                let parts = token.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+                let parts = token.split(separator: ":", omittingEmptySubsequences: false).map { OutsideNumber.int($0, in: 0...99) }
                 guard clock == nil, parts.count == 3, let h = parts[0], let m = parts[1], let s = parts[2] else { return nil }
                 clock = (h, m, s)
             } else if token.allSatisfy(\.isASCIIDigit) {
-                guard let n = Int(token) else { return nil }
+                guard let n = OutsideNumber.int(token, in: 0...9999) else { return nil }
                 if day == nil, token.count <= 2 {
                     day = n
                 } else if year == nil, token.count == 2 || token.count == 4 {

@@ -182,11 +182,16 @@ struct CardHTML {
         return "Attachment: " + parts.joined(separator: ", ")
     }
 
+    /// Any Int64 (a stored length may be whatever an older version kept): no product that
+    /// could overflow, MB with one decimal below 10 GB, whole GB above.
     static func size(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 { return "\(max(bytes, 0)) B" }
         if bytes < 1 << 20 { return "\(bytes >> 10) KB" }
-        let tenths = bytes * 10 / (1 << 20)
-        return "\(tenths / 10).\(tenths % 10) MB"
+        if bytes < 10 << 30 {
+            let tenths = (bytes >> 20) * 10 + (bytes & ((1 << 20) - 1)) * 10 >> 20
+            return "\(tenths / 10).\(tenths % 10) MB"
+        }
+        return "\(bytes >> 30) GB"
     }
 
     /// `2026-11-29 17:42` (UTC).
@@ -199,7 +204,7 @@ struct CardHTML {
     /// A coarse age, so that a page rewritten within the same hour stays byte-identical:
     /// "under an hour ago", "5 h ago", "3 days ago", else the date.
     static func age(of t: Timestamp, now: Timestamp) -> String {
-        let seconds = now.secondsSince1970 - t.secondsSince1970
+        let seconds = now.seconds(since: t)
         if seconds < 0 { return shortDate(t) }
         if seconds < 3_600 { return "under an hour ago" }
         if seconds < 86_400 { return "\(seconds / 3_600) h ago" }

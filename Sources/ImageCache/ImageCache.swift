@@ -224,7 +224,7 @@ public final class ImageCache {
         for record in try store.imageRecords() {
             if record.isStored {
                 stats.images += 1
-                stats.bytes += record.bytes
+                stats.bytes = stats.bytes.saturatingAdd(record.bytes)
                 if record.expiresAt <= now { stats.expired += 1 }
             } else {
                 stats.failures += 1

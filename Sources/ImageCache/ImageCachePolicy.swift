@@ -41,12 +41,12 @@ public struct ImageCachePolicy: Sendable, Hashable {
             wait *= 2
             n += 1
         }
-        return Timestamp(secondsSince1970: now.secondsSince1970 + min(wait, maxBackoffSeconds))
+        return now.adding(min(wait, maxBackoffSeconds))
     }
 
     /// A fresh expiry from `now`.
     public func expiry(from now: Timestamp) -> Timestamp {
-        Timestamp(secondsSince1970: now.secondsSince1970 + expirySeconds)
+        now.adding(expirySeconds)
     }
 
     /// What to delete to bring the cache within its rules, given every row (any order):
@@ -60,16 +60,17 @@ public struct ImageCachePolicy: Sendable, Hashable {
             if expired {
                 if record.isStored && record.expiresAt <= now { out.append(record); continue }
                 if !record.isStored, let retryAt = record.retryAt,
-                   retryAt.secondsSince1970 + expirySeconds <= now.secondsSince1970 { out.append(record); continue }
+                   retryAt.adding(expirySeconds) <= now { out.append(record); continue }
             }
             if record.isStored { kept.append(record) }
         }
-        var total = kept.reduce(0) { $0 + $1.bytes }
+        // Sizes as the store holds them (saturating: a row may hold anything).
+        var total = kept.reduce(0) { $0.saturatingAdd($1.bytes) }
         guard total > maxTotalBytes else { return out }
         kept.sort { ($0.lastUsedAt, $0.url) < ($1.lastUsedAt, $1.url) }
         for record in kept where total > maxTotalBytes {
             out.append(record)
-            total -= record.bytes
+            total = total.saturatingSubtract(record.bytes)
         }
         return out
     }

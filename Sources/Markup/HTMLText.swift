@@ -1,4 +1,5 @@
 import CLibXML2
+import FeedModel
 
 /// Readable plain text from HTML, for a terminal reader (which wraps it) and for titles.
 ///
@@ -154,6 +155,10 @@ struct TextWriter {
         out.append("\n")
     }
 
+    /// `<ol start>` and `<li value>` read from a feed: list numbers people write (the rest is
+    /// no number, and counting on from the last one saturates).
+    static let listNumbers: ClosedRange<Int64> = -1_000_000_000...1_000_000_000
+
     static let blankLineBlocks: Set<String> = [
         "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table", "figure", "dl", "hr",
         "ul", "ol", "address", "details", "section", "article", "aside", "header", "footer", "center",
@@ -179,9 +184,9 @@ struct TextWriter {
             flushPending()
             if var list = lists.popLast() {
                 if list.ordered {
-                    if case let .some(.some(v)) = Node.attribute(node, "value"), let n = Int(v.trimmingSpaces) { list.next = n }
+                    if case let .some(.some(v)) = Node.attribute(node, "value"), let n = OutsideNumber.int(v, in: TextWriter.listNumbers) { list.next = n }
                     out.append(contentsOf: "\(list.next). ".unicodeScalars)
-                    list.next += 1
+                    list.next = list.next.saturatingAdd(1)
                 } else {
                     out.append(contentsOf: "• ".unicodeScalars)
                 }
@@ -192,7 +197,7 @@ struct TextWriter {
         case "ul", "ol", "menu", "dir":
             requestBreak(lists.isEmpty ? 2 : 1)
             var start = 1
-            if name == "ol", case let .some(.some(v)) = Node.attribute(node, "start"), let n = Int(v.trimmingSpaces) { start = n }
+            if name == "ol", case let .some(.some(v)) = Node.attribute(node, "start"), let n = OutsideNumber.int(v, in: TextWriter.listNumbers) { start = n }
             lists.append((name == "ol", start))
         case "td", "th":
             if !lineIsEmpty || pendingSpace { pendingSeparator = " | " }

@@ -3,7 +3,7 @@ import FeedModel
 /// How old a card is, for people: "just now", "5m ago", "3h ago", "2d ago", then the date.
 public enum Age {
     public static func describe(_ date: Timestamp, now: Timestamp) -> String {
-        let seconds = now.secondsSince1970 - date.secondsSince1970
+        let seconds = now.seconds(since: date)  // saturating: a stored date may be anything
         if seconds < 0 { return day(date) }   // in the future: the date says more than "-3h"
         if seconds < 60 { return "just now" }
         if seconds < 3_600 { return "\(seconds / 60)m ago" }

@@ -32,7 +32,8 @@ extension FeedStore {
                 etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,
                 feed_description = ?6, feed_image = ?7, refresh_hint_seconds = ?8,
                 last_attempt_at = ?9, last_success_at = ?9, items_seen_at = ?9,
-                last_error = NULL, consecutive_failures = 0, next_due_at = ?10
+                last_error = NULL, consecutive_failures = 0, next_due_at = ?10,
+                reading_since = NULL, isolated_reason = NULL
             WHERE id = ?1
             """)
         let writer = try CardWriter(db, prepare: cachedStatement)
@@ -77,17 +78,20 @@ extension FeedStore {
         try updateSource(sourceID, """
             last_attempt_at = ?2, last_success_at = ?2, last_error = NULL,
             consecutive_failures = 0, next_due_at = ?3,
-            etag = coalesce(?4, etag), last_modified = coalesce(?5, last_modified)
+            etag = coalesce(?4, etag), last_modified = coalesce(?5, last_modified),
+            reading_since = NULL, isolated_reason = NULL
             """, [SQLValue(now), SQLValue(nextDue), SQLValue(validators.etag), SQLValue(validators.lastModified)])
     }
 
     /// Records a failed fetch. Cards and validators stay; the failure count grows by one and
-    /// is returned, so the caller can back off or give up.
+    /// is returned, so the caller can back off or give up. (Held below 10^9: a count an older
+    /// version or a hand edit left near 2^63 must not overflow into a REAL the STRICT table refuses.)
     @discardableResult
     public func recordFailure(sourceID: SourceID, message: String, now: Timestamp, nextDue: Timestamp?) throws -> Int {
         let statement = try cachedStatement("""
             UPDATE sources SET last_attempt_at = ?2, last_error = ?3,
-                consecutive_failures = consecutive_failures + 1, next_due_at = ?4
+                consecutive_failures = min(consecutive_failures, 1000000000) + 1, next_due_at = ?4,
+                reading_since = NULL
             WHERE id = ?1
             RETURNING consecutive_failures
             """)
@@ -98,6 +102,23 @@ extension FeedStore {
             guard let failures else { throw StorageError.noSuchSource(id: sourceID) }
             return failures
         }
+    }
+
+    /// Marks the source as being read by this run, from its response until the outcome is
+    /// recorded (`saveFetch`, `recordNotModified` and `recordFailure` clear the mark): should
+    /// the run die in between, the next one finds the mark (`interruptedSources`).
+    public func markReading(sourceID: SourceID, now: Timestamp) throws {
+        try updateSource(sourceID, "reading_since = ?2", [SQLValue(now)])
+    }
+
+    /// The sources a run was reading when it stopped (their mark still set).
+    public func interruptedSources() throws -> [SourceID] {
+        try db.prepare("SELECT id FROM sources WHERE reading_since IS NOT NULL ORDER BY id").query { SourceID(rawValue: $0.int64(0)) }
+    }
+
+    /// From now on the source is fetched last, alone, in a process of its own, until a success.
+    public func isolate(sourceID: SourceID, reason: String) throws {
+        try updateSource(sourceID, "isolated_reason = ?2, reading_since = NULL", [.text(reason)])
     }
 
     /// Stops fetching the source for good (410 Gone, for example) until `enable` is called.

@@ -113,7 +113,8 @@ enum SourceReader {
                    s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
                    s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
                    s.keep_count, s.created_at,
-                   \(countColumns)
+                   \(countColumns),
+                   s.isolated_reason, s.reading_since
             FROM sources s
             WHERE \(condition)
             ORDER BY s.id
@@ -137,6 +138,8 @@ enum SourceReader {
                 consecutiveFailures: row.int(17),
                 nextDueAt: row.optionalTimestamp(18),
                 disabledReason: row.string(19),
+                isolatedReason: row.string(25),
+                readingSince: row.optionalTimestamp(26),
                 createdAt: row.timestamp(22),
                 cardCount: row.int(23),
                 unreadCount: row.int(24))

@@ -242,7 +242,17 @@ enum Schema {
             INSERT INTO card_search_changes (card_id, floor) VALUES (old.id, (SELECT coalesce(max(id), 0) FROM cards));
         END;
         """,
-        // Append migration 7 here; never edit the ones above.
+        // 7: a run that dies inside one source (a trap, a kill) must not die there again at
+        // every later run. `reading_since` is set when a source's response arrives and cleared
+        // by the transaction that records its outcome: one still set when the next run starts
+        // names the source(s) the last run stopped in. `isolated_reason` says why a source is
+        // fetched last, alone, in a process of its own with its own bounds (it stopped a run or
+        // exceeded a limit); its next success clears it.
+        """
+        ALTER TABLE sources ADD COLUMN reading_since INTEGER;
+        ALTER TABLE sources ADD COLUMN isolated_reason TEXT CHECK (isolated_reason <> '');
+        """,
+        // Append migration 8 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

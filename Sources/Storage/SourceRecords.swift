@@ -63,6 +63,12 @@ public struct StoredSource: Hashable, Sendable {
     public var nextDueAt: Timestamp?
     /// Why fetching stopped for good (410 Gone, for example); nil while active.
     public var disabledReason: String?
+    /// Why the source is fetched last, alone and in a process of its own (it stopped a run, or
+    /// exceeded a limit); nil for the others. Cleared by its next success.
+    public var isolatedReason: String?
+    /// Set while a run reads the source (from its response to the record of the outcome): one
+    /// still set when no run is going means the last run stopped while reading it.
+    public var readingSince: Timestamp?
     public var createdAt: Timestamp
     public var cardCount: Int
     public var unreadCount: Int

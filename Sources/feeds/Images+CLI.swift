@@ -45,7 +45,7 @@ enum SinceOption {
             // Rounded down to the hour: the pages name this moment and list the cards after
             // it, so an exact "now - 7d" would change them on every run (cron every 15
             // minutes would rewrite the index each time for nothing).
-            let exact = now.secondsSince1970 - n * factor
+            let exact = now.secondsSince1970.saturatingSubtract(n.saturatingMultiply(factor))
             return Timestamp(secondsSince1970: exact - ((exact % 3_600) + 3_600) % 3_600)
         }
         let parts = text.split(separator: "-").map { Int($0) }

@@ -17,7 +17,7 @@ enum ReaderOptions {
     static func moment(_ text: String, option: String, now: Timestamp, command: String) throws -> Timestamp {
         if let last = text.last, let unit = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800][String(last)],
            let n = Int64(text.dropLast()), n >= 0 {
-            return Timestamp(secondsSince1970: now.secondsSince1970 - n * Int64(unit))
+            return now.adding(-n.saturatingMultiply(Int64(unit)))
         }
         if let date = FeedDate.parse(text) { return date }
         throw UsageError("\(option) takes a duration back from now (30m, 12h, 2d, 1w) or a date (2026-11-29), got '\(text)'",

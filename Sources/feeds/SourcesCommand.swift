@@ -46,6 +46,7 @@ enum SourcesCommand: Command {
                 w.field("failures", st.consecutiveFailures)
                 w.field("nextDue", st.nextDueAt?.iso8601)
                 w.field("disabled", st.disabledReason)
+                w.field("isolated", st.isolatedReason)
                 w.field("cards", st.cardCount)
                 w.field("unread", st.unreadCount)
                 out.write("\n" + w.finish())
@@ -77,6 +78,9 @@ enum SourcesCommand: Command {
             out.line("  " + state)
             if let error = st.lastError {
                 out.line("  error (\(st.consecutiveFailures)x): " + error)
+            }
+            if let why = st.isolatedReason {
+                out.line("  fetched last and alone, in a process of its own: " + why)
             }
             if cardsEach > 0 {
                 for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {

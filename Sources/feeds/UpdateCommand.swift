@@ -1,6 +1,7 @@
 import Aggregator
 import FeedModel
 import Fetching
+import Storage
 import Foundation
 
 /// `feeds update`: polls due sources (or all, or the named ones), cron-safe.
@@ -30,10 +31,16 @@ enum UpdateCommand: Command {
 
     exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
     """
-    static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size"],
+    /// `--isolated-child ID` is not for people: it is how an update runs one isolated source in a
+    /// process of its own (see `IsolatedFetch`); not in the help.
+    static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size", "--isolated-child"],
                                      flags: ["--all", "--wait", "--verbose", "-v", "--images"])
 
+    /// Options the child of an isolated fetch gets from its parent, as given.
+    static let forwarded = ["--timeout", "--connect-timeout", "--max-size"]
+
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        if let id = args.value("--isolated-child") { return try runIsolatedChild(id, args, global: global) }
         let all = args.flag("--all")
         if all && !args.positionals.isEmpty { throw UsageError("--all and source names do not go together", command: name) }
         let limits = try fetchLimits(args)
@@ -45,7 +52,9 @@ enum UpdateCommand: Command {
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace()
-        let runner = UpdateRunner(limits: limits)
+        var runner = UpdateRunner(limits: limits)
+        runner.isolation = isolation(args, global: global, limits: limits)
+        runner.whileReading = testTrap
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
         let interactive = Terminal.stdoutIsTTY
         let verbose = args.flag("--verbose") || args.flag("-v") || interactive
@@ -89,6 +98,44 @@ enum UpdateCommand: Command {
         return .someFailed
     }
 
+    /// The child of an isolated fetch: its bounds first, then the one source, without the lock
+    /// (the parent holds it), its report as one JSON line on standard output.
+    static func runIsolatedChild(_ text: String, _ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        guard let id = Int64(text), id > 0 else { throw UsageError("--isolated-child needs a source id", command: name) }
+        ChildLimits.apply()
+        ProcessMemory.tuneForUpdate()
+        let workspace = try global.workspace()
+        var runner = UpdateRunner(limits: try fetchLimits(args))
+        runner.whileReading = testTrap
+        let summary = try runner.run(.isolatedChild(SourceID(rawValue: id)), in: workspace)
+        for report in summary.reports { print(ChildReport(report).line) }
+        return summary.failed > 0 ? .someFailed : .ok
+    }
+
+    /// Debug builds only: a trap while reading a source whose URL contains
+    /// FEEDS_TEST_TRAP_READING, for the tests of what the next run does after a crash.
+    static var testTrap: (@Sendable (SourceEntry) -> Void)? {
+        #if DEBUG
+        if let marker = ProcessInfo.processInfo.environment["FEEDS_TEST_TRAP_READING"], !marker.isEmpty {
+            return { entry in if entry.url.contains(marker) { fatalError("test trap while reading \(entry.url)") } }
+        }
+        #endif
+        return nil
+    }
+
+    /// How this run fetches isolated sources: this executable again, with the same home and limits.
+    static func isolation(_ args: Arguments, global: GlobalOptions, limits: FetchLimits) -> IsolatedFetch? {
+        guard let executable = Bundle.main.executablePath else { return nil }
+        var base: [String] = global.home.map { ["--home", $0] } ?? []
+        base.append("update")
+        for option in forwarded { if let value = args.value(option) { base += [option, value] } }
+        let prefix = base
+        // The transfer's own time, then as long again for parsing and saving.
+        let seconds = Double(limits.totalTimeout.components.seconds) * 2 + 30
+        return IsolatedFetch(executable: executable, arguments: { prefix + ["--isolated-child", String($0.rawValue)] },
+                             timeoutSeconds: seconds)
+    }
+
     static func progressBar(_ done: Int, _ total: Int) -> String {
         let width = 30
         let filled = total == 0 ? width : done * width / total
@@ -104,7 +151,10 @@ enum UpdateCommand: Command {
                                  maxInFlight: 32, maxPerHost: 24, perHostStart: 6)
         func number(_ option: String) throws -> Double? {
             guard let text = args.value(option) else { return nil }
-            guard let value = Double(text), value > 0 else { throw UsageError("\(option) needs a positive number, got '\(text)'", command: name) }
+            // At most a billion: `--timeout 1e300` would trap when made milliseconds.
+            guard let value = Double(text), value > 0, value <= 1_000_000_000 else {
+                throw UsageError("\(option) needs a positive number (at most 1000000000), got '\(text)'", command: name)
+            }
             return value
         }
         if let n = try number("--jobs") { limits.maxInFlight = Int(n) }
@@ -116,7 +166,7 @@ enum UpdateCommand: Command {
             var digits = Substring(text)
             var factor = 1
             if let last = text.last, let f = units[last] { factor = f; digits = digits.dropLast() }
-            guard let n = Int(digits), n > 0 else { throw UsageError("--max-size needs a size like 10M, got '\(text)'", command: name) }
+            guard let n = Int(digits), n > 0, n <= Int.max / factor else { throw UsageError("--max-size needs a size like 10M, got '\(text)'", command: name) }
             limits.maxBodyBytes = n * factor
             limits.maxWireBytes = n * factor
         }

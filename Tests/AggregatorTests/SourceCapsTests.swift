@@ -15,11 +15,12 @@ final class SourceCapsTests: XCTestCase {
     override func tearDown() { home = nil }
 
     /// A feed of `count` items whose guids start with `prefix`, newest first.
-    private func feed(_ prefix: String, count: Int) -> String {
+    /// Items dated a minute apart, newest first; a later batch (`newest:`) is dated after an earlier one.
+    private func feed(_ prefix: String, count: Int, newest: Int = 1_700_000_000) -> String {
         var s = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Huge</title><link>https://h.example/</link>\n"
         for i in 0..<count {
             s += "<item><guid>\(prefix)\(i)</guid><title>\(prefix) \(i)</title><link>https://h.example/\(prefix)/\(i)</link>"
-            s += "<pubDate>\(rfc822(1_700_000_000 - i * 60))</pubDate></item>\n"
+            s += "<pubDate>\(rfc822(newest - i * 60))</pubDate></item>\n"
         }
         return s + "</channel></rss>\n"
     }
@@ -75,10 +76,14 @@ final class SourceCapsTests: XCTestCase {
         let readIDs = first.prefix(10).compactMap { $0["cardID"] as? Int }.map(String.init)
         XCTAssertEqual(readIDs.count, 10)
         XCTAssertEqual(try feeds(["mark", "read"] + readIDs).status, 0)
-        try home.write("huge.rss", feed("b", count: 40))
+        // Which cards a source still lists is told by the second of its last fetch, so each
+        // fetch here is in a second of its own (as cron's runs are).
+        Thread.sleep(forTimeInterval: 1.1)
+        try home.write("huge.rss", feed("b", count: 40, newest: 1_700_010_000))
         let second = try feeds(["update", "--all"])
         XCTAssertEqual(second.stderr, "", "80 cards: under the cap")
-        try home.write("huge.rss", feed("c", count: 40))
+        Thread.sleep(forTimeInterval: 1.1)
+        try home.write("huge.rss", feed("c", count: 40, newest: 1_700_020_000))
         let third = try feeds(["update", "--all"])
         XCTAssertEqual(third.status, 0, third.stderr)
         // 120 cards: 20 go, the 10 read ones first, then the 10 oldest unread, with a warning.

@@ -178,8 +178,11 @@ final class CardJSONTests: XCTestCase {
             guard let start = json.range(of: #""enclosures":"#), let end = json.range(of: #","kind":"#) else { return json }
             return String(json[start.upperBound..<end.lowerBound])
         }
-        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", type: "audio/ogg", length: 0)), #"[{"url":"http://e/a","type":"audio/ogg","length":0}]"#)
-        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", length: Int64.max)), #"[{"url":"http://e/a","type":null,"length":9223372036854775807}]"#)
+        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", type: "audio/ogg", length: 1)), #"[{"url":"http://e/a","type":"audio/ogg","length":1}]"#)
+        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", length: 1 << 50)), #"[{"url":"http://e/a","type":null,"length":1125899906842624}]"#)
+        // Outside 1 B...1 PiB a length is none (the card contract), 0 and 2^63-1 included.
+        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", type: "audio/ogg", length: 0)), #"[{"url":"http://e/a","type":"audio/ogg","length":null}]"#)
+        XCTAssertEqual(enclosures(Enclosure(url: "http://e/a", length: Int64.max)), #"[{"url":"http://e/a","type":null,"length":null}]"#)
         XCTAssertEqual(enclosures(Enclosure(url: "http://e/a")), #"[{"url":"http://e/a","type":null,"length":null}]"#)
     }
 

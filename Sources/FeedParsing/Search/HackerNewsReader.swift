@@ -11,7 +11,7 @@ enum HackerNewsReader {
         var result = SearchResult(engine: .hn)
         result.feed.title = root["query"].text.map { "Hacker News: " + $0 }
         result.feed.link = "https://news.ycombinator.com/"
-        result.totalResults = root["nbHits"].int
+        result.totalResults = root["nbHits"].int.flatMap { $0 >= 0 ? $0 : nil }
         for hit in root["hits"].array {
             let objectID = hit["objectID"].text
             let itemURL = objectID.flatMap { id in id.allSatisfy(\.isNumber) ? itemPage + id : nil }
@@ -21,7 +21,8 @@ enum HackerNewsReader {
             s.link = hit["url"].text ?? hit["story_url"].text ?? itemURL
             s.author = hit["author"].text
             s.published = hit["created_at"].text.flatMap(FeedDate.parse)
-                ?? hit["created_at_i"].int.map { Timestamp(secondsSince1970: Int64($0)) }
+                ?? hit["created_at_i"].string.flatMap { OutsideNumber.integer($0, in: Timestamp.plausibleRange) }
+                    .map(Timestamp.init(secondsSince1970:))
             var card = s.card()
             // A link that did not survive the contract (a javascript: URL, say): the item page.
             if card.link == nil { card.link = itemURL }

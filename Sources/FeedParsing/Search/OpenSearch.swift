@@ -75,13 +75,17 @@ public enum OpenSearch {
                   type.contains("rss") || type.contains("atom"),
                   let template = XMLTree.attribute(node, "template").flatMap(TextRules.nonBlank) else { return }
             found = (WebAddress.resolve(template, against: base),
-                     XMLTree.attribute(node, "indexOffset").flatMap { Int($0) } ?? 1,
-                     XMLTree.attribute(node, "pageOffset").flatMap { Int($0) } ?? 1)
+                     XMLTree.attribute(node, "indexOffset").flatMap { OutsideNumber.int($0, in: offsetRange) } ?? 1,
+                     XMLTree.attribute(node, "pageOffset").flatMap { OutsideNumber.int($0, in: offsetRange) } ?? 1)
         }
         return found
     }
 
-    /// `opensearch:totalResults` of a results feed, when it has one.
+    /// The first index or page number a description may ask for (the spec's are 0 and 1).
+    static let offsetRange: ClosedRange<Int64> = 0...1_000_000
+
+    /// `opensearch:totalResults` of a results feed, when it has one (a negative or overflowing
+    /// count is none).
     static func totalResults(_ bytes: [UInt8]) -> Int? {
         // Only documents that mention the element are parsed a second time.
         let marker = Array("totalResults".utf8)
@@ -92,7 +96,7 @@ public enum OpenSearch {
         tree.walk { node in
             guard total == nil, XMLTree.localName(node) == "totalResults",
                   let ns = XMLTree.namespace(node), namespaces.contains(ns) else { return }
-            total = Int(XMLTree.text(node).trimmingASCIIWhitespace)
+            total = OutsideNumber.int(XMLTree.text(node), in: 0...Int64.max)
         }
         return total
     }

@@ -48,9 +48,15 @@ struct FeedFields {
         return info
     }
 
+    /// The longest RSS ttl read, in minutes (ten years): a longer one is no hint (the scheduler
+    /// waits a day at most anyway), and the range keeps `ttl * 60` far from overflowing.
+    static let ttlRange: ClosedRange<Int64> = 0...(10 * 365 * 24 * 60)
+    /// sy:updateFrequency: times per sy:updatePeriod, at least once.
+    static let updateFrequencyRange: ClosedRange<Int64> = 1...1_000_000
+
     /// RSS ttl (minutes), else sy:updatePeriod / sy:updateFrequency.
     var refreshHint: Int? {
-        if let ttl = ttlMinutes, ttl > 0 { return ttl * 60 }
+        if let ttl = ttlMinutes, ttl > 0 { return ttl.saturatingMultiply(60) }
         guard let period = updatePeriod?.lowercased() else { return nil }
         let seconds: Int
         switch period {
@@ -61,7 +67,8 @@ struct FeedFields {
         case "yearly": seconds = 365 * 86_400
         default: return nil
         }
-        return seconds / max(1, updateFrequency ?? 1)
+        let interval = seconds / max(1, updateFrequency ?? 1)
+        return interval > 0 ? interval : nil  // more than once a second is no hint
     }
 }
 
@@ -163,11 +170,36 @@ extension XMLFeedBuilder {
         case .feedLink: feed.link.offer(value.url, rank: c.rank)
         case .feedDescription: feed.description.offer(value, rank: c.rank)
         case .feedImage: feed.image.offer(value.url, rank: c.rank)
-        case .ttl: feed.ttlMinutes = trimmed.flatMap { Int($0) }
+        case .ttl: feed.ttlMinutes = number(trimmed, FeedFields.ttlRange, "<ttl>", unit: "minutes")
         case .updatePeriod: feed.updatePeriod = trimmed
-        case .updateFrequency: feed.updateFrequency = trimmed.flatMap { Int($0) }
+        case .updateFrequency:
+            feed.updateFrequency = number(trimmed, FeedFields.updateFrequencyRange, "<sy:updateFrequency>", unit: "times per period")
         default: break
         }
+    }
+}
+
+/// Warnings about one value the parser refused (a number out of range): the document itself is
+/// fine, so a feed with no items and such a warning is an empty feed, not a malformed one.
+public enum IgnoredValue {
+    static let ending = "; ignored"
+
+    static func warning(_ what: String) -> String { what + ending }
+
+    /// True for a warning made by `warning(_:)`.
+    public static func isIgnoredValue(_ warning: String) -> Bool { warning.hasSuffix(ending) }
+}
+
+extension XMLFeedBuilder {
+    /// A feed-level number read with its range check; one out of range (or not a number) is no
+    /// value, with a warning that says so.
+    func number(_ text: String?, _ range: ClosedRange<Int64>, _ element: String, unit: String) -> Int? {
+        guard let text else { return nil }
+        if let n = OutsideNumber.int(text, in: range) { return n }
+        // What was written, as printable ASCII only (it goes to a terminal), and not all of it.
+        let shown = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value > 0x20 && $0.value < 0x7F }.prefix(24)))
+        warnings.append(IgnoredValue.warning("\(element) '\(shown)' is not a number of \(unit) from \(range.lowerBound) to \(range.upperBound)"))
+        return nil
     }
 }
 

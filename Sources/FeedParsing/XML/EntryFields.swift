@@ -41,12 +41,18 @@ struct EntryFields {
         else if rank == authorRank, !authors.contains(name) { authors.append(name) }
     }
 
-    mutating func addEnclosure(url: String?, type: String?, length: String?, base: String?) {
-        guard let raw = FastText.nonBlank(url) else { return }
+    /// Adds an enclosure; false when it came with a length that is not a size in
+    /// `Enclosure.lengthRange` (dropped: the enclosure is kept without one), for the caller's warning.
+    @discardableResult
+    mutating func addEnclosure(url: String?, type: String?, length: String?, base: String?) -> Bool {
+        guard let raw = FastText.nonBlank(url) else { return true }
         let resolved = CardURL.resolve(raw, against: base)
-        guard CardURL.isPlainWebURL(resolved) || WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return }
-        let len = length.flatMap { Int64($0.trimmingASCIIWhitespace) }.flatMap { $0 > 0 ? $0 : nil }
+        guard CardURL.isPlainWebURL(resolved) || WebAddress(parsing: resolved).isWebURL, !enclosures.contains(where: { $0.url == resolved }) else { return true }
+        // "0" and "" are common for "unknown", and not worth a warning.
+        let given = length.flatMap { FastText.nonBlank($0) }.flatMap { $0 == "0" ? nil : $0 }
+        let len = given.flatMap { OutsideNumber.integer($0, in: Enclosure.lengthRange) }
         enclosures.append(Enclosure(url: resolved, type: TextRules.nonBlank(type)?.lowercased(), length: len))
+        return given == nil || len != nil
     }
 
     /// A rough size in memory, for the bound on items queued between threads (`CardPipeline`).

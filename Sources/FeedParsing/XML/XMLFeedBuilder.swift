@@ -18,6 +18,7 @@ final class XMLFeedBuilder {
     var rootName: String?
     var cardCount = 0
     var warnings: [String] = []
+    var refusedLengths = 0
     var stopRequested = false
 
     private var namespaces: PointerCache<Namespace> {
@@ -432,8 +433,10 @@ final class XMLFeedBuilder {
         case (.itunes, .author):
             beginCapture(.author, kind: .text, base: base, depth: depth, rank: 1)
         case (_, .enclosure) where ns.isRSS:
-            entry!.addEnclosure(url: attrs.value(named: "url") ?? attrs.value(named: "href"),
-                                type: attrs.value(named: "type"), length: attrs.value(named: "length"), base: base)
+            if !entry!.addEnclosure(url: attrs.value(named: "url") ?? attrs.value(named: "href"),
+                                    type: attrs.value(named: "type"), length: attrs.value(named: "length"), base: base) {
+                refusedLength()
+            }
         case (.media, .thumbnail):
             if entry!.thumbnail == nil, let url = attrs.value(named: "url") {
                 entry!.thumbnail = CardURL.resolve(url, against: base)
@@ -450,6 +453,14 @@ final class XMLFeedBuilder {
             }
         default:
             break
+        }
+    }
+
+    /// One warning per document, however many enclosures had a bad length.
+    private func refusedLength() {
+        refusedLengths += 1
+        if refusedLengths == 1 {
+            warnings.append(IgnoredValue.warning("enclosure lengths that are not sizes from \(Enclosure.lengthRange.lowerBound) to \(Enclosure.lengthRange.upperBound) bytes"))
         }
     }
 
@@ -482,7 +493,7 @@ final class XMLFeedBuilder {
             let htmlish = type == nil || type == "text/html" || type == "application/xhtml+xml"
             entry!.link.offer(CardURL.resolve(href, against: base), rank: format?.isAtom == true ? (htmlish ? 3 : 2) : 2)
         case "enclosure":
-            entry!.addEnclosure(url: href, type: type, length: attrs.value(named: "length"), base: base)
+            if !entry!.addEnclosure(url: href, type: type, length: attrs.value(named: "length"), base: base) { refusedLength() }
         default:
             break
         }
