@@ -5,11 +5,11 @@ import Foundation
 /// value is a view into a `JSONTape` (the document and a node index): nothing is built until a
 /// reader asks for it, and a missing member or element is a value too (`isNull`).
 struct JSONValue {
-    private let tape: JSONTape?
+    let tape: JSONTape?
     /// The node, or -1 for "not there".
-    private let node: Int
+    let node: Int
 
-    private init(tape: JSONTape?, node: Int) {
+    init(tape: JSONTape?, node: Int) {
         self.tape = tape
         self.node = node
     }
@@ -61,7 +61,7 @@ struct JSONValue {
     }
 
     /// The node after `i` and all of its descendants.
-    private static func next(after i: Int, in tape: JSONTape) -> Int {
+    static func next(after i: Int, in tape: JSONTape) -> Int {
         let n = tape.nodes[i]
         return n.kind == .array || n.kind == .object ? Int(n.b) : i + 1
     }
