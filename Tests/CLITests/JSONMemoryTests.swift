@@ -5,7 +5,7 @@ import XCTest
 /// The JSON reader's memory, measured as a person would meet it: the built `feeds parse` on a
 /// large hostile document in a child process, its peak resident memory (`wait4`'s rusage) held
 /// to a small multiple of the input. (JSONSerialization took 3.2 GB for 28 MB of nested arrays
-/// in a JSON Feed, 4.4 GB for a 23 MB SearXNG answer of tiny objects.)
+/// in a JSON Feed, 4.3 GB for a 23 MB SearXNG answer of tiny objects; the tape reader ~120 MB.)
 final class JSONMemoryTests: XCTestCase {
     /// Peak RSS allowed: this many times the input, plus the process's own baseline.
     private let multiple = 8

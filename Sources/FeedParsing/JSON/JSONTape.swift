@@ -4,7 +4,7 @@
 /// (`JSONValue`), so the memory a document costs is its bytes plus 12 bytes per value, bounded
 /// by `JSONLimits.maxValues` (Foundation's `JSONSerialization` built an object graph of 150 to
 /// 200 times the input on arrays of small values).
-final class JSONTape: @unchecked Sendable {  // immutable once built
+final class JSONTape: Sendable {
     let bytes: [UInt8]
     let nodes: [JSONNode]
 
@@ -14,7 +14,7 @@ final class JSONTape: @unchecked Sendable {  // immutable once built
     }
 }
 
-struct JSONNode {
+struct JSONNode: Sendable {
     enum Kind: UInt8 { case null, bool, number, string, array, object }
 
     var kind: Kind
