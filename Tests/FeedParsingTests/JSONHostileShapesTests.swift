@@ -98,7 +98,7 @@ final class JSONHostileShapesTests: XCTestCase {
         for cut in 0..<doc.count {
             let message = error(Array(doc[..<cut]))
             if cut == 0 || doc[cut - 1] < 0x80 || doc[cut] < 0x80 || doc[cut] >= 0xC0 {
-                XCTAssertEqual(message, "the JSON ends early", "cut at \(cut)")
+                XCTAssertEqual(message, "the JSON ends early (truncated?)", "cut at \(cut)")
             } else {
                 // Inside a multi-byte character: the piece left is no UTF-8.
                 XCTAssertTrue(message?.hasPrefix("invalid UTF-8 in a string") ?? false, "cut at \(cut): \(message ?? "no error")")
@@ -117,7 +117,7 @@ final class JSONHostileShapesTests: XCTestCase {
             switch byte {
             case 0..<0x20: XCTAssertEqual(s, "unescaped control character in a string at byte 2", "\(b)")
             case UInt8(ascii: "\""): XCTAssertEqual(s, "expected ',' or ']' at byte 3, found '\"'")  // [""""]
-            case UInt8(ascii: "\\"): XCTAssertEqual(s, "the JSON ends early")  // ["\"] is an open string
+            case UInt8(ascii: "\\"): XCTAssertEqual(s, "the JSON ends early (truncated?)")  // ["\"] is an open string
             case 0x20..<0x80: XCTAssertNil(s, "\(b)"); XCTAssertEqual(try JSONValue.parse(inString)[0].string, String(UnicodeScalar(byte)))
             default: XCTAssertEqual(s, "invalid UTF-8 in a string at byte 2", "\(b)")
             }
@@ -142,15 +142,15 @@ final class JSONHostileShapesTests: XCTestCase {
 
     func testMalformedDocumentsSayWhereInOneLine() {
         let cases: [(String, String)] = [
-            ("", "the JSON ends early"),
-            ("   ", "the JSON ends early"),
+            ("", "the JSON ends early (truncated?)"),
+            ("   ", "the JSON ends early (truncated?)"),
             ("[1] x", "expected the end of the document at byte 4, found 'x'"),
             ("[1 2]", "expected ',' or ']' at byte 3, found '2'"),
             ("{\"a\" 1}", "expected ':' at byte 5, found '1'"),
             ("{1: 2}", "expected a key in quotes at byte 1, found '1'"),
             ("01", "number with a leading zero at byte 0"),
-            ("-", "the JSON ends early"),
-            ("1.", "the JSON ends early"),
+            ("-", "the JSON ends early (truncated?)"),
+            ("1.", "the JSON ends early (truncated?)"),
             ("[1.]", "malformed number at byte 1"),
             ("[.5]", "expected a value at byte 1, found '.'"),
             ("[+1]", "expected a value at byte 1, found '+'"),

@@ -274,7 +274,7 @@ enum JSONSyntaxError: Error, Equatable {
 
     var message: String {
         switch self {
-        case .truncated: return "the JSON ends early"
+        case .truncated: return "the JSON ends early (truncated?)"
         case .unexpected(let what, let at, let found):
             return "expected \(what) at byte \(at), found \(Self.describe(found))"
         case .badEscape(let at): return "invalid escape sequence in a string at byte \(at)"
