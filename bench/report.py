@@ -2,6 +2,7 @@
 """Tables for the bench sections (stdlib only). One function per section.
 
   report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
+  report.py json FILES.tsv RUNS.tsv             (FILES: name bytes values)
   report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
   report.py html CARDS RUNS.tsv FILES.tsv       (FILES: files written cold, rewritten by the rerun, KB)
   report.py read RUNS.tsv INFO.tsv              (RUNS' file column is the query label; INFO: key value)
@@ -95,6 +96,31 @@ def parse(files_tsv, runs_tsv, items_tsv):
             print("  ! " + n)
 
 
+def json_section(files_tsv, runs_tsv):
+    files = {r[0]: {"bytes": int(r[1]), "values": int(r[2])} for r in read_tsv(files_tsv)}
+    runs = {}
+    for r in read_tsv(runs_tsv):
+        runs.setdefault((r[0], r[1]), []).append(
+            {"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6])})
+    order = ["feeds", "python3 json", "feedparser"]
+    rows = []
+    for name, info in files.items():
+        mb = info["bytes"] / 1e6
+        for tool in sorted({t for t, n in runs if n == name}, key=lambda t: order.index(t) if t in order else 99):
+            rs = runs[(tool, name)]
+            walls = [r["wall"] for r in rs]
+            med = statistics.median(walls)
+            rss = max(r["rss"] for r in rs) / 1024
+            rcs = sorted({r["rc"] for r in rs})
+            rows.append([tool, name, "%.1f" % mb, "%d" % info["values"],
+                         "%.3f (%.3f-%.3f)" % (med, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % med,
+                         "%.1f" % (mb / med) if med > 0 else "-", "%.2f" % statistics.median(r["cpu"] for r in rs),
+                         "%.1f" % rss, "%.1f" % (rss / mb), ",".join(map(str, rcs))])
+    print("JSON (wall = whole process incl. startup, median (min-max); rss/MB = peak RSS MiB per input MB;"
+          " feeds exits 2 on the hostile shapes: past its value budget)")
+    print(table(["tool", "file", "MB", "values", "wall_s", "MB/s", "cpu_s", "peak_rss_MB", "rss/MB", "rc"], rows))
+
+
 def update(feeds, runs_tsv, items_tsv):
     items = {(r[0], r[1]): r[2] for r in read_tsv(items_tsv)}
     runs = {}
@@ -174,10 +200,12 @@ def read(runs_tsv, info_tsv):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "update", "read", "html"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "json", "update", "read", "html"):
         sys.exit(__doc__)
     if sys.argv[1] == "parse":
         parse(*sys.argv[2:5])
+    elif sys.argv[1] == "json":
+        json_section(*sys.argv[2:4])
     elif sys.argv[1] == "update":
         update(*sys.argv[2:5])
     elif sys.argv[1] == "html":

@@ -6,13 +6,13 @@
 # land in .fuzz/artifacts/TARGET: fix the bug, then copy the input to Tests/Fixtures/fuzz/TARGET
 # so `make test` replays it forever.
 #
-#   tools/fuzz.sh [TARGET...]          targets: xml json search html date sources url text schedule (default all)
+#   tools/fuzz.sh [TARGET...]          targets: xml json search jsonMemory html date sources url text schedule (default all)
 #   FUZZ_SECONDS=600 tools/fuzz.sh xml
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 SHARED=${SHARED:-../shared}
-ALL=(xml json search html date sources url text schedule)
+ALL=(xml json search jsonMemory html date sources url text schedule)
 TARGETS=("${@:-${ALL[@]}}")
 WORK=.fuzz
 BUILD=.build-fuzz
@@ -38,6 +38,12 @@ seed() {  # seed TARGET: fills $WORK/seeds/TARGET
                 cp "$f" "$dir/$(echo "$f" | cksum | cut -d' ' -f1).xml"; done ;;
     json)
         find Tests/Fixtures/feeds Feeds/samples -type f -name '*.json' -exec cp {} "$dir/" \; ;;
+    jsonMemory)
+        # Every JSON there is (feeds and search answers), and a few hostile shapes in small.
+        find Tests/Fixtures Feeds/samples -type f -name '*.json' -exec cp {} "$dir/" \;
+        printf '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' > "$dir/deep"
+        printf '{"results":[{},{"a":[]},[],0,"",null,{"a":{"a":{"a":{}}}}],"query":"q"}' > "$dir/tiny"
+        printf '["\\ud83d\\ude00\\ud83d","\\u00e9\\n\\t\\"\\/",1e300,-0,12345678901234567890]' > "$dir/escapes" ;;
     search)
         # The first byte picks the engine (see FuzzTarget.search): every response with every pick.
         for f in Tests/Fixtures/search/* Feeds/samples/search-*; do

@@ -15,6 +15,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The search engines' response readers (DuckDuckGo, SearXNG, OpenSearch, SUSI, Hacker News):
     /// the first byte picks the engine (or none: detection from the JSON's shape).
     case search
+    /// The JSON reader's memory: what a document costs (`JSONFootprint`) within the bound the
+    /// reader promises, under the standard limits and small ones; then the same bytes through
+    /// JSON Feed and every search engine's reader (libFuzzer's -malloc_limit_mb catches the rest).
+    case jsonMemory
     /// The HTML sanitizer, HTML-to-text and a page head's preview image.
     case html
     /// The date parser.
@@ -36,6 +40,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         switch self {
         case .xml, .json: try Self.feed(bytes)
         case .search: try Self.search(bytes)
+        case .jsonMemory: try Self.jsonMemory(bytes)
         case .html: try Self.html(String(decoding: bytes, as: UTF8.self))
             let preview = PagePreview.image(inPageHead: bytes, base: "https://fuzz.example/page", charset: nil)
             try Invariant.optionalImage(preview, "page preview image")
@@ -65,6 +70,22 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                                                   base: "https://fuzz.example/search") else { return }
         for card in result.cards { try Invariant.card(card) }
         if let total = result.totalResults { try Invariant.check(total >= 0, "negative total \(total)") }
+    }
+
+    private static func jsonMemory(_ bytes: [UInt8]) throws {
+        for limits in [JSONLimits.standard, JSONLimits(maxDepth: 4, maxValues: 64)] {
+            guard let f = try? JSONFootprint.measure(bytes, limits: limits) else { continue }
+            // Every value takes at least one byte of input; decoding never makes a string longer.
+            try Invariant.check(f.values <= bytes.count && f.values <= limits.maxValues, "\(f.values) values from \(bytes.count) bytes")
+            try Invariant.check(f.nodeBytes <= JSONFootprint.bytesPerValue * bytes.count, "\(f.nodeBytes) node bytes from \(bytes.count) bytes")
+            try Invariant.check(f.depth <= limits.maxDepth, "depth \(f.depth) past the limit \(limits.maxDepth)")
+            try Invariant.check(f.decodedStringBytes <= f.rawStringBytes, "strings grew: \(f.rawStringBytes) -> \(f.decodedStringBytes) bytes")
+        }
+        try feed(bytes)
+        for engine in SearchEngine.allCases {
+            guard let result = try? SearchReader.read(bytes, engine: engine, query: "fuzz", base: "https://fuzz.example/search") else { continue }
+            for card in result.cards { try Invariant.card(card) }
+        }
     }
 
     private static func html(_ text: String) throws {

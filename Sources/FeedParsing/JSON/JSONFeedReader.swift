@@ -25,7 +25,9 @@ enum JSONFeedReader {
         info.link = CardURL.link(home)
         info.description = TextRules.nonBlank(root["description"].string).map(HTMLEscaping.text)
         info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { CardURL.resolve($0, against: docBase) })
-        let cards = root["items"].array.map { card(from: $0, base: docBase) }
+        // Items are objects (JSON Feed 1.1, `items`); anything else in the list is not an item
+        // (an empty card each, before: millions of them from a list of `[]`).
+        let cards = root["items"].array.filter(\.isObject).map { card(from: $0, base: docBase) }
         return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)
     }
 

@@ -43,7 +43,7 @@ enum SUSIReader {
     }
 
     /// The cards an `rss` action describes.
-    static func rssCards(_ action: JSONValue, data: [JSONValue]) -> [Card] {
+    static func rssCards(_ action: JSONValue, data: JSONValue.Elements) -> [Card] {
         let count = clampedCount(action["count"].int, available: data.count)
         let titleKey = action["title"].text, descriptionKey = action["description"].text
         let linkKey = action["link"].text, imageKey = action["image"].text

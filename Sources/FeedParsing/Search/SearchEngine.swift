@@ -98,7 +98,7 @@ public enum SearchResponseError: Error, LocalizedError, Equatable {
         case .notJSON(let e, let detail):
             return "the \(e.displayName) response is not JSON: \(detail)"
         case .invalidJSON(let e, let detail):
-            return "the \(e.displayName) response is not valid JSON (truncated?): \(detail)"
+            return "the \(e.displayName) response is not valid JSON: \(detail)"
         case .otherEngine(let expected, let found):
             return "this is a \(found.displayName) response, not \(expected.displayName): check the source's engine and endpoint"
         case .unexpectedShape(let e, let detail):

@@ -42,15 +42,15 @@ public enum SearchReader {
         let answer = root["answers"][0]
         if answer.isObject && (!answer["actions"].isNull || !answer["data"].isNull) { return .susi }
         if !root["RelatedTopics"].isNull || !root["AbstractURL"].isNull || !root["Heading"].isNull { return .ddg }
-        if root["hits"].raw is [Any] { return .hn }
-        if root["results"].raw is [Any], !root["query"].isNull || !root["number_of_results"].isNull || !root["unresponsive_engines"].isNull {
+        if root["hits"].isArray { return .hn }
+        if root["results"].isArray, !root["query"].isNull || !root["number_of_results"].isNull || !root["unresponsive_engines"].isNull {
             return .searxng
         }
         return nil
     }
 
     static func isJSONFeed(_ root: JSONValue) -> Bool {
-        (root["version"].string ?? "").contains("jsonfeed.org") || root["items"].raw is [Any]
+        (root["version"].string ?? "").contains("jsonfeed.org") || root["items"].isArray
     }
 
     static func readJSON(_ bytes: [UInt8], engine: SearchEngine?, base: String?) throws -> SearchResult {
