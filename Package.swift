@@ -40,11 +40,15 @@ let package = Package(
         .target(name: "HTMLDigest", dependencies: ["FeedModel", "Markup", "Storage"]),
         // Images on disk by URL hash, metadata in the store, downloads through the fetcher.
         .target(name: "ImageCache", dependencies: ["FeedModel", "Fetching", "Storage"]),
+        // Programs started for a person (the pager; the browser next): posix_spawn in the
+        // terminal's foreground process group, Ctrl-C left to the child, the terminal's modes
+        // put back; and writes that count what the reader took. Imports nothing but the C library.
+        .target(name: "Console"),
 
         .executableTarget(
             name: "feeds",
             dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
-                           "Reader", "HTMLDigest", "ImageCache"]
+                           "Reader", "HTMLDigest", "ImageCache", "Console"]
         ),
 
         // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and

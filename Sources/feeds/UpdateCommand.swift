@@ -39,7 +39,7 @@ enum UpdateCommand: Command {
         let limits = try fetchLimits(args)
         let paths = try global.paths()
         guard let lock = try RunLock.acquire(path: paths.lockFile, wait: args.flag("--wait")) else {
-            print("feeds: another update is running (lock \(paths.lockFile)); not starting a second one")
+            Output.standard.line("feeds: another update is running (lock \(paths.lockFile)); not starting a second one")
             return .ok
         }
         defer { withExtendedLifetime(lock) {} }
