@@ -56,8 +56,11 @@ let package = Package(
         .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Aggregator"]),
         .executableTarget(name: "feeds-fuzz", dependencies: ["ContractChecks"], path: "Fuzz"),
 
-        // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
-        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI,
+        // running it on a pseudo-terminal with a screen model.
+        .target(name: "TestSupport", dependencies: ["CPseudoTerminal"], path: "Tests/TestSupport"),
+        // The pseudo-terminal calls Swift's Glibc module does not declare (they need _GNU_SOURCE).
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "TestSupport"]),
