@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console"]),
         .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
         .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),

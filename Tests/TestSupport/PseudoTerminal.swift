@@ -13,6 +13,7 @@ import Glibc
 public final class PseudoTerminal {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     private let master: Int32
