@@ -48,3 +48,14 @@ public final class ForegroundSession {
         return memcmp(&a, &b, MemoryLayout<termios>.size) == 0
     }
 }
+
+extension ChildProcess {
+    /// Runs a program that takes the terminal (an editor, a browser in the terminal) and waits
+    /// for it: SIGINT/SIGQUIT are its own meanwhile, the terminal's modes are put back after.
+    /// Its exit status, as `wait()` gives it.
+    public static func runInForeground(_ arguments: [String], environment: [String: String]? = nil) throws(SpawnError) -> Int32 {
+        let session = ForegroundSession()
+        defer { session.end() }
+        return try ChildProcess(arguments, environment: environment).wait()
+    }
+}

@@ -17,6 +17,7 @@ final class DeliveredReadStateTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        Self.deadline(process)
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 512)
         let fd = out.fileHandleForReading.fileDescriptor
@@ -29,6 +30,12 @@ final class DeliveredReadStateTests: XCTestCase {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: errors, as: UTF8.self), total)
+    }
+
+    /// Kills `process` if it still runs after 30 s, so a hung feeds fails the test, not the suite.
+    private static func deadline(_ process: Process) {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { kill(pid, SIGKILL) }
     }
 
     func testAReaderThatStopsEarlyGetsOnlyWhatItReadMarked() throws {
@@ -74,6 +81,7 @@ final class DeliveredReadStateTests: XCTestCase {
             let err = Pipe()
             process.standardError = err
             try process.run()
+            Self.deadline(process)
             let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 1, "\(args): \(errors)")
@@ -88,6 +96,7 @@ final class DeliveredReadStateTests: XCTestCase {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         process.standardError = FileHandle.nullDevice
         try process.run()
+        Self.deadline(process)
         process.waitUntilExit()
         XCTAssertEqual(try fresh.unreadCount(), 5, "nothing written, nothing read")
     }

@@ -158,6 +158,17 @@ final class PagerTerminalTests: XCTestCase {
         XCTAssertEqual(terminal.waitForExit(timeout: 1), 0)
     }
 
+    func testAResizeWhilePagingReachesThePager() throws {
+        // SIGWINCH goes to the terminal's foreground group: only a pager in it redraws.
+        let terminal = try start(["read", "--keep-unread"], rows: 24, columns: 80)
+        XCTAssertTrue(terminal.wait(timeout: 10, for: pagerPrompt), terminal.screen.text)
+        terminal.resize(rows: 30, columns: 80)
+        XCTAssertTrue(terminal.wait(timeout: 5) { $0.lines.count == 30 && self.pagerPrompt($0) && !$0.lines[23].hasPrefix(":") },
+                      "less redrew for 30 rows:\n\(terminal.screen.lines.enumerated().map { "\($0.offset): \($0.element)" }.joined(separator: "\n"))")
+        terminal.send("q")
+        XCTAssertEqual(terminal.waitForExit(timeout: 1), 0)
+    }
+
     func testSearchIsPagedTheSameWayAndMarksNothing() throws {
         let terminal = try start(["search", "river"])
         let before = terminal.modes()

@@ -54,6 +54,15 @@ final class PagerCommandTests: XCTestCase {
         }
     }
 
+    func testAForegroundChildGetsCtrlCWhileWeIgnoreIt() throws {
+        // Ctrl-C reaches the whole foreground group: here the child sends it to us, then to itself.
+        XCTAssertEqual(try ChildProcess.runInForeground(["/bin/sh", "-c", "kill -INT $PPID; kill -INT $$; sleep 5"]), 128 + SIGINT)
+        var now = sigaction()
+        sigaction(SIGINT, nil, &now)
+        XCTAssertNotEqual(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self), unsafeBitCast(SIG_IGN, to: Int.self),
+                          "our SIGINT disposition is back")
+    }
+
     func testTheChildStaysInOurProcessGroupWithDefaultSignals() throws {
         // Ignored here (as feeds ignores SIGPIPE), the child must still get the default back.
         let saved = signal(SIGPIPE, SIG_IGN)
