@@ -14,6 +14,8 @@ STATIC ?= --static-swift-stdlib
 
 # Debian packages the build and the tests need (C libraries and their pkg-config files).
 BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
+# What the pseudo-terminal tests run: the real less (and more, util-linux's, Essential on Debian).
+TEST_PKGS := less
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
@@ -54,6 +56,7 @@ run: build
 
 # The suite is XCTest; Swift Testing is switched off so the run ends on XCTest's own summary.
 test: deps
+	$(call ensure_pkgs,$(TEST_PKGS))
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 

@@ -40,11 +40,15 @@ let package = Package(
         .target(name: "HTMLDigest", dependencies: ["FeedModel", "Markup", "Storage"]),
         // Images on disk by URL hash, metadata in the store, downloads through the fetcher.
         .target(name: "ImageCache", dependencies: ["FeedModel", "Fetching", "Storage"]),
+        // Programs started for a person (the pager; the browser next): posix_spawn in the
+        // terminal's foreground process group, Ctrl-C left to the child, the terminal's modes
+        // put back; and writes that count what the reader took. Imports nothing but the C library.
+        .target(name: "Console"),
 
         .executableTarget(
             name: "feeds",
             dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
-                           "Reader", "HTMLDigest", "ImageCache"]
+                           "Reader", "HTMLDigest", "ImageCache", "Console"]
         ),
 
         // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
@@ -52,14 +56,18 @@ let package = Package(
         .target(name: "ContractChecks", dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Aggregator", "Reader", "Storage"]),
         .executableTarget(name: "feeds-fuzz", dependencies: ["ContractChecks"], path: "Fuzz"),
 
-        // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI.
-        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        // Shared test helpers: loopback HTTP server, temporary directories, fixtures, running the CLI,
+        // running it on a pseudo-terminal with a screen model.
+        .target(name: "TestSupport", dependencies: ["CPseudoTerminal"], path: "Tests/TestSupport"),
+        // The pseudo-terminal calls Swift's Glibc module does not declare (they need _GNU_SOURCE).
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "FeedModelTests", dependencies: ["FeedModel", "TestSupport"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "TestSupport"]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "TestSupport"]),
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console"]),
         .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
         .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),

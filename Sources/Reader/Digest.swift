@@ -12,6 +12,7 @@ import Storage
 ///       The description as plain text, wrapped, with paragraphs, lists (• and 1.) and
 ///       links (text <url>) kept readable.
 ///       [image] https://example.org/picture.jpg
+///       [audio] https://example.org/episode.mp3 (30.0 MB)
 ///
 /// A card without a title is shown by the start of its text (else its link). Blocks are
 /// separated by one blank line.
@@ -25,6 +26,8 @@ public struct Digest {
     public var now: Timestamp
     /// Words of a search to highlight (styled modes only).
     public var highlight: SearchHighlight?
+    /// The zone of dates and `--group day` (UTC unless the caller gives the local one).
+    public var zone: TimeZoneOffset = .utc
 
     public init(style: DigestStyle, now: Timestamp, highlight: SearchHighlight? = nil) {
         self.style = style
@@ -37,15 +40,7 @@ public struct Digest {
     /// The whole digest. Groups come in the order their first card has in `cards`, and keep the
     /// cards' order inside.
     public func render(_ cards: [StoredCard], grouping: Grouping = .none) -> String {
-        var out = ""
-        for (heading, members) in Self.groups(cards, grouping) {
-            if let heading {
-                if !out.isEmpty { out += "\n" }
-                out += style.styled("== " + TerminalText.line(heading) + " (\(members.count))", .header) + "\n\n"
-            }
-            for card in members { out += block(card) + "\n" }
-        }
-        return out
+        layout(cards, grouping: grouping).text
     }
 
     /// One card's lines, each ending in "\n".
@@ -65,7 +60,7 @@ public struct Digest {
         for line in TextWrap.wrap(mark(title), width: style.width) { lines.append(style.styled(line, .title)) }
 
         var meta = [TerminalText.line(stored.sourceName)]
-        if let date = card.published ?? card.updated { meta.append(Age.describe(date, now: now)) } else { meta.append("undated") }
+        if let date = card.published ?? card.updated { meta.append(Age.describe(date, now: now, zone: zone)) } else { meta.append("undated") }
         if let author = card.author, !author.isEmpty { meta.append(TerminalText.line(author)) }
         meta.append("#\(stored.id.rawValue)")
         if stored.isRead { meta.append("read") }
@@ -85,23 +80,16 @@ public struct Digest {
                 lines.append(style.styled(line, .image))
             }
         }
+        let enclosures = DigestEnclosures.lines(card)
+        if !enclosures.isEmpty && text.isEmpty && card.image == nil { lines.append("") }
+        for enclosure in enclosures {
+            for line in TextWrap.wrap(enclosure, width: style.width, indent: Self.indent) { lines.append(style.styled(line, .image)) }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private func mark(_ text: String) -> String {
         guard let highlight, style.mode != .plain else { return text }
         return highlight.apply(to: text) { style.styled($0, .match) }
-    }
-
-    static func groups(_ cards: [StoredCard], _ grouping: Grouping) -> [(String?, [StoredCard])] {
-        guard grouping != .none else { return cards.isEmpty ? [] : [(nil, cards)] }
-        var order: [String] = []
-        var members: [String: [StoredCard]] = [:]
-        for card in cards {
-            let key = grouping == .source ? card.sourceName : Age.day(card.sortDate)
-            if members[key] == nil { order.append(key) }
-            members[key, default: []].append(card)
-        }
-        return order.map { ($0, members[$0]!) }
     }
 }

@@ -66,6 +66,9 @@ public enum CardSelection: Hashable, Sendable {
     case all
     /// Cards whose sort date is before this moment.
     case before(Timestamp)
+    /// Cards whose sort date is at or after `since` and before `before` (either may be open),
+    /// the rule of the reader's `--since` filter.
+    case dated(since: Timestamp?, before: Timestamp?)
 }
 
 /// What one saved fetch did to the cards.

@@ -23,6 +23,12 @@ extension FeedStore {
         case .before(let date):
             statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND sort_date < ?2")
             values.append(SQLValue(date))
+        case .dated(let since, let before):
+            // NULL bounds are open: one statement for --since, --before and both.
+            statement = try db.prepare(
+                "UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND (?2 IS NULL OR sort_date >= ?2) AND (?3 IS NULL OR sort_date < ?3)")
+            values.append(SQLValue(since))
+            values.append(SQLValue(before))
         }
         return try db.writeTransaction {
             try statement.execute(values)

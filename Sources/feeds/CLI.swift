@@ -53,7 +53,19 @@ enum CLI {
         throw UsageError(message)
     }
 
+    /// Runs the command, then says a failed write to standard output (other than a reader
+    /// that went away) in one line, with status 1, whatever the command.
     static func runMain(_ argv: [String]) -> ExitStatus {
+        let status = run(argv)
+        Output.standard.flush()
+        if let code = Output.standard.failure {
+            Diagnostics.error("cannot write to standard output: \(String(cString: strerror(code)))")
+            return .someFailed
+        }
+        return status
+    }
+
+    static func run(_ argv: [String]) -> ExitStatus {
         var args = Array(argv.dropFirst())
         var global = GlobalOptions(home: ProcessInfo.processInfo.environment["FEEDS_HOME"])
         do {
@@ -61,9 +73,9 @@ enum CLI {
                 args.removeFirst()
                 switch first {
                 case "--help", "-h":
-                    print(usage()); return .ok
+                    Output.standard.line(usage()); return .ok
                 case "--version":
-                    print("feeds \(Version.string)"); return .ok
+                    Output.standard.line("feeds \(Version.string)"); return .ok
                 case "--home":
                     guard let dir = args.first else { throw UsageError("--home needs a directory") }
                     global.home = dir
@@ -76,13 +88,13 @@ enum CLI {
             guard let name = args.first else { throw UsageError("no command given") }
             args.removeFirst()
             if name == "help" {
-                guard let topic = args.first else { print(usage()); return .ok }
-                print(try findCommand(topic).help)
+                guard let topic = args.first else { Output.standard.line(usage()); return .ok }
+                Output.standard.line(try findCommand(topic).help)
                 return .ok
             }
             let command = try findCommand(name)
             if args.contains("--help") || args.contains("-h") {
-                print(command.help)
+                Output.standard.line(command.help)
                 return .ok
             }
             let parsed = try Arguments(args, spec: command.spec, command: command.name)

@@ -1,3 +1,4 @@
+import Console
 import FeedModel
 import Foundation
 
@@ -36,10 +37,16 @@ enum Diagnostics {
     }
 }
 
-/// Buffered standard output: commands that print many lines write through this.
+/// Buffered standard output: commands that print many lines write through this. A reader
+/// that went away (EPIPE: `| head`, a pager quit) ends the output quietly: later writes are
+/// dropped. Any other write error (ENOSPC on /dev/full, EIO) is kept for `CLI` to report.
 final class Output {
     nonisolated(unsafe) static let standard = Output()
     private var buffer = ByteSink(capacity: 80 << 10)
+    /// The reader closed: nothing more is written.
+    private(set) var closed = false
+    /// errno of the first write error other than EPIPE.
+    private(set) var failure: Int32?
 
     func write(_ s: String) {
         buffer.append(contentsOf: s)
@@ -61,15 +68,25 @@ final class Output {
     func discard() { buffer.removeAll() }
 
     func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBufferPointer { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { if errno == EINTR { continue }; break }
-                offset += n
-            }
+        defer { buffer.removeAll() }
+        guard !buffer.isEmpty, !closed, failure == nil else { return }
+        let stopped = buffer.withUnsafeBufferPointer { raw in
+            DeliveredWrite.writeAll(STDOUT_FILENO, raw.baseAddress!, raw.count).errno
         }
-        buffer.removeAll()
+        record(stopped)
+    }
+
+    /// Writes `bytes` after what is buffered and says what the reader took (see `DeliveredWrite`).
+    func deliver(_ bytes: [UInt8], settle: Bool) -> WriteOutcome {
+        flush()
+        guard !closed, failure == nil else { return WriteOutcome(closedEarly: closed, error: failure) }
+        let outcome = DeliveredWrite.write(bytes, to: STDOUT_FILENO, settle: settle)
+        if let error = outcome.error { record(error) } else if outcome.closedEarly { record(EPIPE) }
+        return outcome
+    }
+
+    private func record(_ code: Int32?) {
+        guard let code else { return }
+        if code == EPIPE { closed = true } else if failure == nil { failure = code }
     }
 }

@@ -5,31 +5,34 @@ import Storage
 /// `feeds mark read|unread`: sets the read state of cards.
 enum MarkCommand: Command {
     static let name = "mark"
-    static let summary = "mark cards read or unread (by id, by source, all, or before a date)"
+    static let summary = "mark cards read or unread (by id, by source, all, or by date)"
     static let help = """
     usage: feeds mark read|unread CARD-ID ...
            feeds mark read|unread --source NAME
            feeds mark read|unread --all
-           feeds mark read|unread --before 2d|DATE
+           feeds mark read|unread [--since 2d|DATE] [--before 2d|DATE]
 
     Card ids are the #numbers 'feeds read' shows (cardID in --json). Prints how many cards
-    changed state.
+    changed state. 'feeds mark unread --since 1d' undoes a read of the last day's cards.
 
     options:
       --source NAME    every card of one source, by name or URL
       --all            every card
-      --before WHEN    cards dated before WHEN (30m, 12h, 2d, 1w back from now, or a date)
+      --since WHEN     cards dated from WHEN, as 'feeds read --since' (30m, 12h, 2d, 1w back
+                       from now, or a date); with --before, the cards between the two
+      --before WHEN    cards dated before WHEN (same grammar)
     """
-    static let spec = Arguments.Spec(valued: ["--source", "--before"], flags: ["--all"])
+    static let spec = Arguments.Spec(valued: ["--source", "--since", "--before"], flags: ["--all"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard let state = args.positionals.first, state == "read" || state == "unread" else {
             throw UsageError("say 'feeds mark read' or 'feeds mark unread'", command: name)
         }
         let ids = args.positionals.dropFirst()
-        let chosen = [!ids.isEmpty, args.value("--source") != nil, args.flag("--all"), args.value("--before") != nil]
+        let dated = args.value("--since") != nil || args.value("--before") != nil
+        let chosen = [!ids.isEmpty, args.value("--source") != nil, args.flag("--all"), dated]
         guard chosen.filter({ $0 }).count == 1 else {
-            throw UsageError("give card ids, or one of --source, --all, --before", command: name)
+            throw UsageError("give card ids, or one of --source, --all, --since/--before", command: name)
         }
         let workspace = try global.workspace()
         let selection: CardSelection
@@ -49,8 +52,11 @@ enum MarkCommand: Command {
             }
         } else if let source = args.value("--source") {
             selection = .source(try ReaderOptions.source(source, in: workspace.store, command: name))
-        } else if let before = args.value("--before") {
-            selection = .before(try ReaderOptions.moment(before, option: "--before", now: UpdateRunner.systemClock(), command: name))
+        } else if dated {
+            let now = UpdateRunner.systemClock()
+            let since = try args.value("--since").map { try ReaderOptions.moment($0, option: "--since", now: now, command: name) }
+            let before = try args.value("--before").map { try ReaderOptions.moment($0, option: "--before", now: now, command: name) }
+            selection = .dated(since: since, before: before)
         } else {
             selection = .all
         }

@@ -1,4 +1,5 @@
 import Aggregator
+import Console
 import FeedModel
 import FeedParsing
 import Foundation
@@ -54,19 +55,50 @@ enum ReaderOptions {
         return query
     }
 
-    /// Prints cards: JSON, or the digest (styled and paged on a terminal, plain when piped).
-    static func show(_ cards: [StoredCard], json: Bool, grouping: Digest.Grouping, now: Timestamp,
-                     highlight: SearchHighlight? = nil) {
-        if json {
-            Output.standard.write(DigestJSON.array(cards))
-            return
-        }
+    /// How `read` and `search` print cards.
+    enum Format { case digest, brief, json }
+
+    static func format(_ args: Arguments, command: String) throws -> Format {
+        if args.flag("--json") && args.flag("--brief") { throw UsageError("--json and --brief do not go together", command: command) }
+        return args.flag("--json") ? .json : args.flag("--brief") ? .brief : .digest
+    }
+
+    /// `--utc`, else the local zone (`TZ`).
+    static func zone(_ args: Arguments) -> TimeZoneOffset { args.flag("--utc") ? .utc : .local }
+
+    /// Prints cards: JSON, or the digest or brief list (styled and paged on a terminal, plain
+    /// when piped). Returns the indices of the cards the reader took whole (see
+    /// `DeliveredWrite`): with `settle`, a pipe's reader must have read them, not just the pipe.
+    static func show(_ cards: [StoredCard], format: Format, grouping: Digest.Grouping, now: Timestamp,
+                     zone: TimeZoneOffset, highlight: SearchHighlight? = nil, settle: Bool) -> [Int] {
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = Terminal.stdoutIsTTY
         let style = DigestStyle(width: TerminalSize.columns(environment), mode: DigestStyle.mode(isTerminal: isTerminal, environment: environment))
-        let text = Digest(style: style, now: now, highlight: highlight).render(cards, grouping: grouping)
-        if isTerminal, Pager.page(text, environment: environment) { return }
-        Output.standard.write(text)
+        let rendered: RenderedCards
+        switch format {
+        case .json: rendered = DigestJSON.layout(cards)
+        case .brief: rendered = BriefList(style: style, zone: zone).layout(cards, grouping: grouping)
+        case .digest:
+            var digest = Digest(style: style, now: now, highlight: highlight)
+            digest.zone = zone
+            rendered = digest.layout(cards, grouping: grouping)
+        }
+        let bytes = Array(rendered.text.utf8)
+        if format != .json, isTerminal, Pager.needed(lines: rendered.lineCount, rows: TerminalSize.rows(environment)),
+           let command = Pager.command(environment: environment) {
+            Output.standard.flush()
+            do {
+                let (outcome, status) = try Pager.page(bytes, command: command, environment: environment)
+                // `sh -c` reports a missing program itself (127, 126): the text then comes plain.
+                if !(outcome.delivered == 0 && (status == 126 || status == 127)) {
+                    return rendered.cardsDelivered(outcome.delivered)
+                }
+            } catch {
+                Diagnostics.warning("cannot start the pager (PAGER): \(error); printing without it")
+            }
+        }
+        let outcome = Output.standard.deliver(bytes, settle: settle)
+        return rendered.cardsDelivered(outcome.delivered)
     }
 }
 
@@ -74,42 +106,11 @@ enum ReaderOptions {
 enum TerminalSize {
     static func columns(_ environment: [String: String]) -> Int {
         if let c = environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
-        return window()?.columns ?? 80
+        return TerminalWindow.size()?.columns ?? 80
     }
 
     static func rows(_ environment: [String: String]) -> Int {
         if let r = environment["LINES"].flatMap(Int.init), r > 0 { return r }
-        return window()?.rows ?? 24
-    }
-
-    private static func window() -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return (Int(size.ws_col), Int(size.ws_row))
-    }
-}
-
-/// `$PAGER` (default `less -R`) for text longer than the screen.
-enum Pager {
-    /// Pipes `text` through the pager and waits for it; false when the text fits the screen,
-    /// `PAGER` is empty, or the pager cannot start (the caller then prints the text itself).
-    static func page(_ text: String, environment: [String: String]) -> Bool {
-        let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-        guard lines >= TerminalSize.rows(environment) else { return false }
-        let command = environment["PAGER"] ?? "less -R"
-        guard !command.trimmingCharacters(in: .whitespaces).isEmpty else { return false }
-        Output.standard.flush()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let input = Pipe()
-        process.standardInput = input
-        do { try process.run() } catch { return false }
-        // A pager quit early closes the pipe: writing then must not kill us with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return true
+        return TerminalWindow.size()?.rows ?? 24
     }
 }

@@ -10,7 +10,8 @@ enum SearchCommand: Command {
     static var help: String {
         """
         usage: feeds search QUERY [--sort ORDER] [--source NAME] [--tag TAG] [--since 2d|DATE]
-                                  [--unread] [--limit N] [--group source|day|none] [--json]
+                                  [--unread] [--limit N] [--group source|day|none]
+                                  [--brief|--json] [--utc]
 
         Finds saved cards by the words of their title, description (its first \(SearchIndex.descriptionLimit) bytes of
         text) and author. Case and accents are ignored ('cafe' finds 'Café'). Matches are
@@ -28,18 +29,21 @@ enum SearchCommand: Command {
           --tag TAG        sources with this tag
           --unread         unread cards only
           --limit N        at most N cards
-          --group BY       headings by source or by day (UTC)
+          --group BY       headings by source or by day (local, or UTC with --utc)
+          --brief          one line a card, as 'feeds read --brief'
+          --utc            dates, ages and days in UTC instead of the local time zone
           --json           a JSON array of cards, as 'feeds read --json'
         """
     }
     static let spec = Arguments.Spec(valued: ["--sort", "--since", "--source", "--tag", "--limit", "--group"],
-                                     flags: ["--unread", "--json"])
+                                     flags: ["--unread", "--json", "--brief", "--utc"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard !args.positionals.isEmpty else { throw UsageError("no search query given", command: name) }
         let text = args.positionals.joined(separator: " ")
         let order = try ReaderOptions.order(args, default: .relevance, command: name)
         let grouping = try ReaderOptions.grouping(args, command: name)
+        let format = try ReaderOptions.format(args, command: name)
         let workspace = try global.workspace()
         let now = UpdateRunner.systemClock()
         let query = try ReaderOptions.query(args, store: workspace.store, now: now, command: name)
@@ -50,8 +54,9 @@ enum SearchCommand: Command {
             if case .badSearchQuery = error { throw UsageError(error.description, command: name) }
             throw error
         }
-        if cards.isEmpty && !args.flag("--json") && Terminal.stdoutIsTTY { Diagnostics.warning("no card matches \(text)") }
-        ReaderOptions.show(cards, json: args.flag("--json"), grouping: grouping, now: now, highlight: SearchHighlight(query: text))
+        if cards.isEmpty && format != .json && Terminal.stdoutIsTTY { Diagnostics.warning("no card matches \(text)") }
+        _ = ReaderOptions.show(cards, format: format, grouping: grouping, now: now, zone: ReaderOptions.zone(args),
+                               highlight: SearchHighlight(query: text), settle: false)
         return .ok
     }
 }

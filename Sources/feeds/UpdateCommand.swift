@@ -85,7 +85,7 @@ enum UpdateCommand: Command {
         let holder = RunLock.holder(path: lockFile)
         let bound = RunLock.stuckBound(transferTimeoutSeconds: Double(limits.totalTimeout.components.seconds))
         guard let holder, holder.isStuck(now: now, bound: bound) else {
-            print("feeds: another update is running (lock \(lockFile)); not starting a second one")
+            Output.standard.line("feeds: another update is running (lock \(lockFile)); not starting a second one")
             return .ok
         }
         let minutes = (now.secondsSince1970 - holder.since.secondsSince1970) / 60
@@ -108,7 +108,7 @@ enum UpdateCommand: Command {
         var runner = UpdateRunner(limits: try fetchLimits(args))
         runner.whileReading = testTrap
         let summary = try runner.run(.isolatedChild(SourceID(rawValue: id)), in: workspace)
-        for report in summary.reports { print(ChildReport(report).line) }
+        for report in summary.reports { Output.standard.line(ChildReport(report).line) }
         return summary.failed > 0 ? .someFailed : .ok
     }
 

@@ -9,7 +9,9 @@ public enum FeedsCommand {
     }
 
     /// The `feeds` binary next to the test bundle (SwiftPM puts both in the products folder).
+    /// FEEDS_TEST_BINARY runs the tests against another build (the code before a fix, say).
     public static var binary: URL {
+        if let other = ProcessInfo.processInfo.environment["FEEDS_TEST_BINARY"], !other.isEmpty { return URL(fileURLWithPath: other) }
         var dir = Bundle.main.bundleURL
         if dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }
         let candidate = dir.appendingPathComponent("feeds")
@@ -25,6 +27,8 @@ public enum FeedsCommand {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // Dates are local in the reader: tests see UTC unless they set TZ themselves.
+        env["TZ"] = "UTC"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
