@@ -85,6 +85,18 @@ public struct DigestModel: Sendable {
         unique(latest(options).compactMap(\.card.image))
     }
 
+    /// The source URL each latest image came from (the first card's, when several show it):
+    /// the image may be on an internal address only on that source's origin.
+    public func latestImageSources(_ options: DigestOptions) -> [String: String] {
+        let urls = Dictionary(sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
+        var out: [String: String] = [:]
+        for card in latest(options) {
+            guard let image = card.card.image, out[image] == nil, let source = urls[card.sourceID] else { continue }
+            out[image] = source
+        }
+        return out
+    }
+
     /// Image URLs of every card: the ones a page may show if they are cached.
     public var allImageURLs: [String] { unique(all.compactMap(\.card.image)) }
 

@@ -106,7 +106,9 @@ public final class ImageCache {
 
     /// The requests a download of `urls` needs at `now` (see `ImageCachePolicy.shouldFetch`),
     /// with validators for a conditional GET; `id` is the index in `urls`. Only http(s).
-    public func requests(for urls: [String], now: Timestamp) throws -> [FetchRequest] {
+    /// `sources` maps an image URL to the URL of the source it came from: only on that
+    /// source's origin may the image be on an internal address (see `AddressPolicy`).
+    public func requests(for urls: [String], sources: [String: String] = [:], now: Timestamp) throws -> [FetchRequest] {
         let records = try store.imageRecords(urls: urls)
         var seen = Set<String>()
         var out: [FetchRequest] = []
@@ -117,16 +119,17 @@ public final class ImageCache {
             let stored = record?.isStored == true
             out.append(FetchRequest(id: Int64(i), url: url, etag: stored ? record?.etag : nil,
                                     lastModified: stored ? record?.lastModified : nil,
-                                    headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"]))
+                                    headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"],
+                                    internalScope: sources[url].map { .sameOriginAs($0) } ?? .nowhere))
         }
         return out
     }
 
     /// Downloads what `urls` need through `fetcher` (its limits: per-host, timeouts, body cap),
     /// records each outcome, then evicts beyond the total cap.
-    public func download(_ urls: [String], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
+    public func download(_ urls: [String], sources: [String: String] = [:], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
         var summary = ImageDownloadSummary()
-        let requests = try requests(for: urls, now: now)
+        let requests = try requests(for: urls, sources: sources, now: now)
         summary.requested = requests.count
         summary.skipped = Set(urls).count - requests.count
         var firstError: Error?

@@ -25,10 +25,13 @@ enum HTMLCommand: Command {
                          date (YYYY-MM-DD, UTC); default 7d
       --title TEXT       the site's title (default "feeds digest")
       --no-images        do not download images (cached ones are still shown)
+      --allow-internal   let images be on loopback, private and link-local addresses (your
+                         own network) whatever site they are on; without it only images on
+                         their source's own site (scheme, host and port) may be
 
     Prints the path of index.html. Exit status 0, or 2 for usage errors and unwritable folders.
     """
-    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images"])
+    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images", "--allow-internal"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard args.positionals.isEmpty else { throw UsageError("html takes no arguments", command: name) }
@@ -42,8 +45,8 @@ enum HTMLCommand: Command {
         let model = try DigestModel.load(from: workspace.store, options: options)
         let cache = workspace.imageCache()
         if !args.flag("--no-images") {
-            let fetcher = try Fetcher(limits: ImageDownloads.limits(policy: cache.policy))
-            let summary = try cache.download(model.latestImageURLs(options), fetcher: fetcher, now: now)
+            let summary = try ImageDownloads.run(workspace, model: model, since: since, now: now,
+                                                 allowInternal: args.flag("--allow-internal"))
             if Terminal.stdoutIsTTY { Output.standard.line(ImageDownloads.line(summary)) }
         }
         let cached = try cache.images(for: model.allImageURLs, now: now)

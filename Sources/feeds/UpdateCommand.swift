@@ -27,11 +27,15 @@ enum UpdateCommand: Command {
       --timeout SECONDS      time allowed for one transfer (default 30)
       --connect-timeout S    time allowed to connect (default 10)
       --max-size BYTES       largest feed, compressed and decompressed (default 32 MiB; K/M suffix)
+      --allow-internal       let redirects, images and preview pages reach loopback, private
+                             and link-local addresses (your own network) on any site; without
+                             it only a source's own site (scheme, host, port) may be on one,
+                             checked on the address connected to
 
     exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
     """
     static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size"],
-                                     flags: ["--all", "--wait", "--verbose", "-v", "--images"])
+                                     flags: ["--all", "--wait", "--verbose", "-v", "--images", "--allow-internal"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         let all = args.flag("--all")
@@ -61,7 +65,8 @@ enum UpdateCommand: Command {
         if verbose { Output.standard.line(summary.line) }
         if args.flag("--images") {
             let now = UpdateRunner.systemClock()
-            let images = try ImageDownloads.run(workspace, since: Timestamp(secondsSince1970: now.secondsSince1970 - 7 * 86_400), now: now)
+            let images = try ImageDownloads.run(workspace, since: Timestamp(secondsSince1970: now.secondsSince1970 - 7 * 86_400), now: now,
+                                                allowInternal: limits.allowInternalAddresses)
             if verbose { Output.standard.line(ImageDownloads.line(images)) }
         }
         return summary.failed > 0 ? .someFailed : .ok
@@ -98,6 +103,7 @@ enum UpdateCommand: Command {
             limits.maxBodyBytes = n * factor
             limits.maxWireBytes = n * factor
         }
+        limits.allowInternalAddresses = args.flag("--allow-internal")
         return limits
     }
 }
