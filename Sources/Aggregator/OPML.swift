@@ -110,7 +110,8 @@ public enum OPML {
         return out + rest
     }
 
-    /// One outline per source, with its title, feed URL, site URL and tags as `category`.
+    /// One outline per source, with its title, feed URL, site URL and tags as `category`; an
+    /// empty `url` writes no `xmlUrl` (a local file on the published site: its name only).
     public struct ExportItem: Sendable {
         public var url: String
         public var title: String
@@ -127,7 +128,8 @@ public enum OPML {
     public static func export(_ items: [ExportItem], title: String = "feeds subscriptions") -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>\(escape(title))</title>\n  </head>\n  <body>\n"
         for item in items {
-            s += "    <outline type=\"rss\" text=\"\(escape(item.title))\" title=\"\(escape(item.title))\" xmlUrl=\"\(escape(item.url))\""
+            s += "    <outline" + (item.url.isEmpty ? "" : " type=\"rss\"") + " text=\"\(escape(item.title))\" title=\"\(escape(item.title))\""
+            if !item.url.isEmpty { s += " xmlUrl=\"\(escape(item.url))\"" }
             if let site = item.siteURL { s += " htmlUrl=\"\(escape(site))\"" }
             if !item.tags.isEmpty { s += " category=\"\(escape(item.tags.joined(separator: ",")))\"" }
             s += "/>\n"

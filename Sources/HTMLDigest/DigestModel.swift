@@ -67,13 +67,30 @@ public struct DigestModel: Sendable {
     /// Reads sources, all cards, and each order's latest cards.
     public static func load(from store: FeedStore, options: DigestOptions) throws -> DigestModel {
         let sources = try store.sources()
-        let all = try store.cards(CardQuery(), order: .newest)
+        // The cards carry the name the site may show (the store's falls back to the URL).
+        let names = Dictionary(sources.map { ($0.id, name(of: $0)) }, uniquingKeysWith: { a, _ in a })
+        func published(_ cards: [StoredCard]) -> [StoredCard] {
+            cards.map { card in
+                var card = card
+                if let name = names[card.sourceID] { card.sourceName = name }
+                return card
+            }
+        }
+        let all = published(try store.cards(CardQuery(), order: .newest))
         var sorted: [(CardOrder, [StoredCard])] = []
         for order in pageOrders {
-            sorted.append((order, try store.cards(CardQuery(since: options.since, limit: options.cardsPerSortPage), order: order)))
+            sorted.append((order, published(try store.cards(CardQuery(since: options.since, limit: options.cardsPerSortPage), order: order))))
         }
         return DigestModel(sources: sources, all: all, sorted: sorted)
     }
+
+    /// The name the site shows for `source` (see `PublicAddress.sourceName`): never a
+    /// credential or a local path.
+    public static func name(of source: StoredSource) -> String {
+        PublicAddress.sourceName(name: source.configuration.name, feedTitle: source.feed.title, url: source.configuration.url)
+    }
+
+    public func name(of source: StoredSource) -> String { Self.name(of: source) }
 
     /// The latest cards (since `options.since`), newest first.
     public func latest(_ options: DigestOptions) -> [StoredCard] {

@@ -10,7 +10,7 @@ struct SitePages {
 
     /// Sources sorted by display name (case-insensitive), then id.
     var sources: [StoredSource] {
-        model.sources.sorted { ($0.displayName.lowercased(), $0.id.rawValue) < ($1.displayName.lowercased(), $1.id.rawValue) }
+        model.sources.sorted { (model.name(of: $0).lowercased(), $0.id.rawValue) < (model.name(of: $1).lowercased(), $1.id.rawValue) }
     }
 
     // MARK: Latest digest
@@ -29,13 +29,13 @@ struct SitePages {
             any = true
             let headingID = "s\(source.id.rawValue)"
             out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
-            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
+            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
             if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
             out += " <span class=\"count\">\(list.count) new</span></h2>\n"
-            row(Array(list.prefix(options.cardsPerRow)), label: source.displayName, root: "", age: true, &cards, into: &out)
+            row(Array(list.prefix(options.cardsPerRow)), label: model.name(of: source), root: "", age: true, &cards, into: &out)
             if list.count > options.cardsPerRow {
                 out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
-                    + HTMLEscaping.text(source.displayName) + "</a></p>\n"
+                    + HTMLEscaping.text(model.name(of: source)) + "</a></p>\n"
             }
             out += "</section>\n"
         }
@@ -146,10 +146,14 @@ struct SitePages {
         for card in model.all { counts[card.sourceID, default: 0] += 1 }
         out += "<ul class=\"sources\">\n"
         for source in sources {
-            out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
+            out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
             out += " <span class=\"count\">\(counts[source.id, default: 0]) cards</span>"
-            if let reason = source.disabledReason { out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(reason) + "</span>" }
-            else if let error = source.lastError { out += " <span class=\"problem\">" + HTMLEscaping.text(error) + "</span>" }
+            // A message may quote the address it failed on: published scrubbed.
+            if let reason = source.disabledReason {
+                out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(PublicAddress.scrubbed(reason)) + "</span>"
+            } else if let error = source.lastError {
+                out += " <span class=\"problem\">" + HTMLEscaping.text(PublicAddress.scrubbed(error)) + "</span>"
+            }
             out += "</li>\n"
         }
         out += "</ul>\n"
@@ -159,12 +163,12 @@ struct SitePages {
 
     func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
         var out = ""
-        PageFrame.open(title: source.displayName, siteTitle: options.title, root: "../", section: .sources, into: &out)
+        PageFrame.open(title: model.name(of: source), siteTitle: options.title, root: "../", section: .sources, into: &out)
         out += "<p class=\"lede\">"
-        if let site = CardHTML.safeHref(source.feed.link) {
+        if let site = CardHTML.safeHref(source.feed.link.flatMap(PublicAddress.of)) {
             out += "<a href=\"" + HTMLEscaping.attribute(site) + "\">Web site</a> · "
         }
-        if let feed = CardHTML.safeHref(source.configuration.url) {
+        if let feed = CardHTML.safeHref(PublicAddress.of(source.configuration.url)) {
             out += "<a href=\"" + HTMLEscaping.attribute(feed) + "\">Feed</a> · "
         }
         out += "<a href=\"index.html\">All sources</a></p>\n"

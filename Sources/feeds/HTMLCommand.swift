@@ -51,8 +51,10 @@ enum HTMLCommand: Command {
         }
         let cached = try cache.images(for: model.allImageURLs, now: now)
         let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
+        // The published list: addresses without credentials, local files by name only.
         let items = try workspace.sources().map { s in
-            OPML.ExportItem(url: s.entry.url, title: s.stored.displayName, siteURL: s.stored.feed.link, tags: s.entry.tags)
+            OPML.ExportItem(url: PublicAddress.of(s.entry.url) ?? "", title: model.name(of: s.stored),
+                            siteURL: s.stored.feed.link.flatMap(PublicAddress.of), tags: s.entry.tags)
         }
         let report = try DigestWriter(directory: out, options: options)
             .write(model, images: images, extraFiles: ["sources.opml": OPML.export(items)])
