@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// OPML 2.0 subscription lists: import (`feeds import`) and export (`feeds export`).
 ///
@@ -137,19 +138,11 @@ public enum OPML {
         return s + "  </body>\n</opml>\n"
     }
 
+    /// An attribute value: the one XML text escaping (`HTMLEscaping`, which drops what XML 1.0
+    /// forbids), with line feeds as `&#10;` so that they survive attribute-value normalization.
     static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            default: out.append(c)
-            }
-        }
-        return out
+        let escaped = HTMLEscaping.attribute(s)
+        return escaped.contains("\n") ? escaped.replacingOccurrences(of: "\n", with: "&#10;") : escaped
     }
 }
 
