@@ -8,7 +8,8 @@ public struct DigestReport: Sendable, Hashable {
     public var written: [String]
     /// Files left alone because their bytes were already right.
     public var unchanged: Int
-    /// Relative paths of stale files removed (days, sources, images no longer shown).
+    /// Relative paths of stale files removed (days, sources, images no longer shown): only
+    /// files an earlier run wrote (see `SiteFiles`' manifest).
     public var removed: [String]
     /// The absolute path of `index.html`.
     public var indexPath: String
@@ -60,10 +61,7 @@ public struct DigestWriter {
                 try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
             }
         }
-        var removed = files.removeStale(in: "archive", suffixes: [".html"])
-        removed += files.removeStale(in: "sources", suffixes: [".html"])
-        removed += files.removeStale(in: "images", suffixes: [".jpg", ".png", ".gif", ".webp", ".avif"])
-        removed += files.removeStale(in: "", prefix: "sort-", suffixes: [".html"])
+        let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html")
     }

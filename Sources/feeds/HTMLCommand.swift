@@ -17,6 +17,8 @@ enum HTMLCommand: Command {
     style.css, with the cards' images copied from the image cache. The pages run no script and
     load nothing from outside DIR. Files whose content did not change are not rewritten, and
     every file is replaced atomically, so DIR can be served while it is being written.
+    DIR may hold files of your own: feeds lists what it wrote in DIR/.feeds-site and deletes
+    only those (pages of days and sources gone, images no card shows), never anything else.
 
     options:
       --out DIR          the folder to write (created when missing)
