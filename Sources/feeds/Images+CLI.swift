@@ -35,6 +35,7 @@ enum ImageDownloads {
 
     static func line(_ s: ImageDownloadSummary) -> String {
         "images: \(s.stored) downloaded, \(s.notModified) not modified, \(s.failed) failed, \(s.skipped) cached or backing off"
+            + (s.leftOut > 0 ? ", \(s.leftOut) left out (cache full)" : "")
     }
 }
 
