@@ -101,6 +101,25 @@ public final class ImageCache {
         return out
     }
 
+    /// Every stored image (at most what the cap holds), not marked used: a site shows some of
+    /// them and marks those (`markUsed`), without the list of every card's image URL (a
+    /// million cards, a million URLs). A row whose file has gone is dropped.
+    public func storedImages() throws -> [String: CachedImage] {
+        var out: [String: CachedImage] = [:]
+        var gone: [String] = []
+        for record in try store.imageRecords() where record.isStored {
+            guard let image = cachedImage(record) else { continue }
+            if FileManager.default.fileExists(atPath: image.path) { out[record.url] = image } else { gone.append(record.url) }
+        }
+        try store.deleteImages(gone)
+        return out
+    }
+
+    /// Marks these images used at `now`, which renews their expiry.
+    public func markUsed(_ urls: [String], now: Timestamp) throws {
+        try store.touchImages(urls, now: now, expiresAt: policy.expiry(from: now))
+    }
+
     func cachedImage(_ record: ImageRecord) -> CachedImage? {
         guard let raw = record.type, let type = ImageType(rawValue: raw) else { return nil }
         return CachedImage(url: record.url, key: record.fileKey, type: type, path: path(key: record.fileKey, type: type),

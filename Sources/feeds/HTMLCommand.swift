@@ -13,7 +13,8 @@ enum HTMLCommand: Command {
     usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--no-images]
 
     Writes the digest into DIR: index.html (the latest cards, a row per source), a page per
-    sort order, an archive page per day, a page per source, digest.atom, sources.opml and
+    sort order, an archive page per day (a day of more than 500 cards on further pages
+    DAY-2.html, DAY-3.html, ..., linked), a page per source, digest.atom, sources.opml and
     style.css, with the cards' images copied from the image cache. The pages run no script and
     load nothing from outside DIR. Files whose content did not change are not rewritten, and
     every file is replaced atomically, so DIR can be served while it is being written.
@@ -51,7 +52,7 @@ enum HTMLCommand: Command {
                                                  allowInternal: args.flag("--allow-internal"))
             if Terminal.stdoutIsTTY { Output.standard.line(ImageDownloads.line(summary)) }
         }
-        let cached = try cache.images(for: model.allImageURLs, now: now)
+        let cached = try cache.storedImages()
         let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
         // The published list: addresses without credentials, local files by name only.
         let items = try workspace.sources().map { s in
@@ -60,6 +61,7 @@ enum HTMLCommand: Command {
         }
         let report = try DigestWriter(directory: out, options: options)
             .write(model, images: images, extraFiles: ["sources.opml": OPML.export(items)])
+        try cache.markUsed(report.shownImages, now: now)
         if Terminal.stdoutIsTTY {
             Output.standard.line("\(report.written.count) files written, \(report.unchanged) unchanged, \(report.removed.count) removed")
         }
