@@ -59,13 +59,19 @@ final class SiteFiles {
     }
 
     /// Deletes `.tmp-PID-NAME` files whose writer is gone (killed between writing and
-    /// renaming); those of a live process (another `feeds html` writing here now) stay.
+    /// renaming) and whose NAME the manifest lists (a temporary of one of the writer's files);
+    /// those of a live process (another `feeds html` writing here now) stay.
     private func removeOrphanedTemporaries(in folder: String) {
         let dir = folder.isEmpty ? root : root + "/" + folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        let ours = Set(previous)
         for name in names where name.hasPrefix(".tmp-") {
-            let pid = name.dropFirst(5).prefix { $0.isNumber }
-            guard let pid = Int32(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let pidText = name.dropFirst(5).prefix { $0.isNumber }
+            let rest = name.dropFirst(5 + pidText.count)
+            guard rest.hasPrefix("-") else { continue }
+            let target = String(rest.dropFirst())
+            guard ours.contains(folder.isEmpty ? target : folder + "/" + target) || (folder.isEmpty && target == Self.manifestName),
+                  let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(dir + "/" + name)
         }
     }

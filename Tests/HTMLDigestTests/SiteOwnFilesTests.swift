@@ -11,7 +11,7 @@ final class SiteOwnFilesTests: DigestTestCase {
     /// A person's files with every name the old suffix-matching clean-up would have taken.
     static let ownFiles = ["notes.html", "sort-mine.html", "archive/2019-01-01.html", "archive/mine.html", "sources/99.html",
                            "sources/me.html", "images/me.png", "images/me.jpg", "images/x.gif", "images/y.webp", "images/z.avif",
-                           "images/.hidden.png", "archive/.tmp-1-keep.html"]
+                           "images/.hidden.png", "archive/.tmp-1-keep.html", "archive/.tmp-999999999-mine.html", ".tmp-2-x"]
 
     func plantOwnFiles() throws {
         for name in Self.ownFiles {
