@@ -1,4 +1,5 @@
 import CCurlShim
+import Glibc
 
 /// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
 private let globalInitResult: UInt32 = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
@@ -63,6 +64,16 @@ final class CurlMulti {
         return nil
     }
 }
+
+/// Whether libcurl will send requests through a proxy named in the environment (it reads
+/// `http_proxy`, `HTTPS_PROXY`/`https_proxy` and `ALL_PROXY`/`all_proxy`; `no_proxy` exempts
+/// some hosts, which are then judged as through a proxy: by a literal address only).
+let proxyFromEnvironment: Bool = {
+    ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"].contains { name in
+        guard let value = getenv(name) else { return false }
+        return value.pointee != 0
+    }
+}()
 
 /// Owns one CURL easy handle, its request header list and error buffer, and collects what the
 /// callbacks deliver. Used from the fetching thread only; callbacks reach it through `Unmanaged`
@@ -206,8 +217,16 @@ final class EasyTransfer {
     }
 
     /// `AddressPolicy` for the URL curl is on now (the current redirect hop) and `address`.
+    /// Through a proxy (from the environment, as libcurl reads it) `address` is the proxy's,
+    /// and the proxy resolves names itself: then only a URL whose host is an address is judged,
+    /// by that address.
     private func admits(_ address: IPAddress) -> Bool {
         let url = (try? string(CURLINFO_EFFECTIVE_URL)) ?? request.url
+        var address = address
+        if proxyFromEnvironment {
+            guard let host = WebOrigin(url: url)?.host, let literal = IPAddress(host) else { return true }
+            address = literal
+        }
         guard let range = AddressPolicy.refusal(address: address, url: url, scope: internalOrigin, allowInternal: allowInternal) else {
             return true
         }

@@ -30,7 +30,8 @@ enum UpdateCommand: Command {
       --allow-internal       let redirects, images and preview pages reach loopback, private
                              and link-local addresses (your own network) on any site; without
                              it only a source's own site (scheme, host, port) may be on one,
-                             checked on the address connected to
+                             checked on the address connected to (through a proxy
+                             from the environment: on addresses written in the URL)
 
     exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
     """

@@ -68,3 +68,31 @@ final class InternalAddressCommandTests: XCTestCase {
         XCTAssertEqual(inside.requests.count, 1)
     }
 }
+
+/// Through a proxy on the owner's network (http_proxy on loopback) the address connected to
+/// is the proxy's: names are the proxy's to resolve, so images on other sites by name are
+/// fetched through it, while a URL naming an internal address literally is still refused.
+final class InternalAddressProxyTests: XCTestCase {
+    func testImagesThroughAProxyOnLoopback() throws {
+        let dir = TemporaryDirectory("feeds-cli-internal-proxy")
+        let proxy = try LoopbackHTTPServer()
+        defer { proxy.stop() }
+        let png = InternalAddressCommandTests.png
+        proxy.route("http://feeds.example.invalid/feed.xml", .text("""
+            <rss version="2.0"><channel><title>T</title>
+            <item><guid>1</guid><title>Named</title><link>https://e.org/1</link><enclosure url="http://img.example.invalid/a.png" type="image/png" length="26"/><pubDate>Mon, 02 Jan 2006 15:04:05 GMT</pubDate></item>
+            <item><guid>2</guid><title>Literal</title><link>https://e.org/2</link><enclosure url="http://10.0.0.1/b.png" type="image/png" length="26"/><pubDate>Mon, 02 Jan 2006 15:04:05 GMT</pubDate></item>
+            </channel></rss>
+            """, contentType: "application/rss+xml"))
+        proxy.route("http://img.example.invalid/a.png", ScriptedResponse(status: 200, headers: [("Content-Type", "image/png")], body: png))
+        proxy.route("http://10.0.0.1/b.png", ScriptedResponse(status: 200, headers: [("Content-Type", "image/png")], body: png))
+        try "http://feeds.example.invalid/feed.xml\n".write(to: dir.file("sources"), atomically: false, encoding: .utf8)
+        let env = ["http_proxy": proxy.baseURL, "no_proxy": ""]
+        let update = try FeedsCommand.run(["--home", dir.path, "update", "--all"], environment: env)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        let html = try FeedsCommand.run(["--home", dir.path, "html", "--out", dir.path + "/site", "--since", "2006-01-01"], environment: env)
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertEqual(proxy.requests(path: "http://img.example.invalid/a.png").count, 1)
+        XCTAssertEqual(proxy.requests(path: "http://10.0.0.1/b.png").count, 0, "a literal internal address, even through a proxy")
+    }
+}
