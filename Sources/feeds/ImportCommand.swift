@@ -32,17 +32,20 @@ enum ImportCommand: Command {
         let paths = try global.paths()
         let known = Set(try SourcesFile.read(path: paths.sourcesFile).map(\.url))
         let allowLocal = args.flag("--allow-local")
+        var local = 0
         let fresh = imported.filter { entry in
             guard !known.contains(entry.url) && SourcesFile.isAcceptable(entry.url) else { return false }
             if entry.isFile && !allowLocal {
                 Diagnostics.warning("skipped \(JSONText.quoted(entry.url)): a local file, not an http(s) feed (--allow-local imports it)")
+                local += 1
                 return false
             }
             return true
         }
         try SourcesFile.append(fresh, to: paths.sourcesFile)
         _ = try global.workspace()
-        Output.standard.line("imported \(fresh.count) source\(fresh.count == 1 ? "" : "s") (\(imported.count - fresh.count) already listed or unusable) into \(paths.sourcesFile)")
+        let skipped = local > 0 ? "\(local) local file\(local == 1 ? "" : "s") skipped, " : ""
+        Output.standard.line("imported \(fresh.count) source\(fresh.count == 1 ? "" : "s") (\(skipped)\(imported.count - fresh.count - local) already listed or unusable) into \(paths.sourcesFile)")
         return .ok
     }
 }
