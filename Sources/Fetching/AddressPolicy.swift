@@ -46,7 +46,8 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         let ok = bytes.withUnsafeBytes { raw in
             inet_ntop(bytes.count == 4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
         }
-        return ok ? String(cString: buffer) : "?"
+        guard ok else { return "?" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Which non-public range the address is in (nil: a public address). IPv6 forms that
