@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 
 /// OPML 2.0 subscription lists: import (`feeds import`) and export (`feeds export`).
 ///
@@ -110,7 +111,8 @@ public enum OPML {
         return out + rest
     }
 
-    /// One outline per source, with its title, feed URL, site URL and tags as `category`.
+    /// One outline per source, with its title, feed URL, site URL and tags as `category`; an
+    /// empty `url` writes no `xmlUrl` (a local file on the published site: its name only).
     public struct ExportItem: Sendable {
         public var url: String
         public var title: String
@@ -127,7 +129,8 @@ public enum OPML {
     public static func export(_ items: [ExportItem], title: String = "feeds subscriptions") -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>\(escape(title))</title>\n  </head>\n  <body>\n"
         for item in items {
-            s += "    <outline type=\"rss\" text=\"\(escape(item.title))\" title=\"\(escape(item.title))\" xmlUrl=\"\(escape(item.url))\""
+            s += "    <outline" + (item.url.isEmpty ? "" : " type=\"rss\"") + " text=\"\(escape(item.title))\" title=\"\(escape(item.title))\""
+            if !item.url.isEmpty { s += " xmlUrl=\"\(escape(item.url))\"" }
             if let site = item.siteURL { s += " htmlUrl=\"\(escape(site))\"" }
             if !item.tags.isEmpty { s += " category=\"\(escape(item.tags.joined(separator: ",")))\"" }
             s += "/>\n"
@@ -135,19 +138,11 @@ public enum OPML {
         return s + "  </body>\n</opml>\n"
     }
 
+    /// An attribute value: the one XML text escaping (`HTMLEscaping`, which drops what XML 1.0
+    /// forbids), with line feeds as `&#10;` so that they survive attribute-value normalization.
     static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            default: out.append(c)
-            }
-        }
-        return out
+        let escaped = HTMLEscaping.attribute(s)
+        return escaped.contains("\n") ? escaped.replacingOccurrences(of: "\n", with: "&#10;") : escaped
     }
 }
 

@@ -33,11 +33,14 @@ extension UpdateRunner {
         let now = clock()
         // Which cards of which sources want a page looked at.
         var wanted: [(id: Int64, index: Int, page: String)] = []
+        // The source each page came from: its origin is where a page may be on an internal address.
+        var sourceOf: [String: String] = [:]
         for (id, p) in run.pending where p.source.entry.search?.preview == true && p.next == nil {
             var n = 0
             for (i, card) in p.cards.enumerated() where card.image == nil && card.kind == .article {
                 guard n < previewPolicy.maxPagesPerSource, let link = card.link, WebAddress(parsing: link).isWebURL else { continue }
                 wanted.append((id, i, link))
+                if sourceOf[link] == nil, let search = p.source.entry.search { sourceOf[link] = search.requestURL(relativeTo: run.folder) }
                 n += 1
             }
         }
@@ -53,7 +56,8 @@ extension UpdateRunner {
             var found: [String: String?] = [:]
             let requests = toFetch.enumerated().map { i, page in
                 FetchRequest(id: Int64(i), url: page, headers: ["Accept": "text/html, application/xhtml+xml;q=0.9, */*;q=0.5"],
-                             keepFirstBytes: PagePreview.headBytes)
+                             keepFirstBytes: PagePreview.headBytes,
+                             internalScope: sourceOf[page].map { .sameOriginAs($0) } ?? .nowhere)
             }
             fetcher.fetchAll(requests) { request, result in
                 let page = toFetch[Int(request.id)]

@@ -80,7 +80,9 @@ extension UpdateRunner {
                 }
                 // A file is read only where the user's own line names one.
                 let allowFile = next.endpointIsFile || (search.endpointIsFile && url.lowercased().hasPrefix("file:"))
-                p.next = (next, FetchRequest(id: id, url: url, headers: ["Accept": next.accept], allowFile: allowFile))
+                // A URL from the answer reaches internal addresses only on the search's own origin.
+                p.next = (next, FetchRequest(id: id, url: url, headers: ["Accept": next.accept], allowFile: allowFile,
+                                             internalScope: .sameOriginAs(own.requestURL(relativeTo: run.folder))))
                 p.validators = nil
                 p.followUps += 1
             }

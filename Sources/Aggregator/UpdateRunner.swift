@@ -190,12 +190,15 @@ public struct UpdateRunner {
                 requests.append(searchRequest(source, search, folder: workspace.sourcesFolder))
                 continue
             }
-            let url = source.stored.fetchURL ?? source.entry.requestURL(relativeTo: workspace.sourcesFolder)
+            let own = source.entry.requestURL(relativeTo: workspace.sourcesFolder)
+            let url = source.stored.fetchURL ?? own
+            // Internal addresses on the origin the owner wrote, not on one a redirect taught.
             requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,
                                          etag: source.stored.validators.etag,
                                          lastModified: source.stored.validators.lastModified,
                                          headers: ["Accept": Self.accept],
-                                         allowFile: source.entry.isFile && source.stored.fetchURL == nil))
+                                         allowFile: source.entry.isFile && source.stored.fetchURL == nil,
+                                         internalScope: .sameOriginAs(own)))
         }
         var summary = UpdateSummary()
         let total = interrupted.count + requests.count + isolated.count

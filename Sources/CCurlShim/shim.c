@@ -127,6 +127,8 @@ CURLcode ccurl_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return CCURL_SE
 CURLcode ccurl_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return CCURL_SETOPT(h, o, v); }
 CURLcode ccurl_easy_setopt_datafn(CURL *h, CURLoption o, ccurl_data_callback f) { return CCURL_SETOPT(h, o, f); }
 CURLcode ccurl_easy_setopt_xferinfofn(CURL *h, CURLoption o, ccurl_xferinfo_callback f) { return CCURL_SETOPT(h, o, f); }
+CURLcode ccurl_easy_setopt_opensocketfn(CURL *h, CURLoption o, ccurl_opensocket_callback f) { return CCURL_SETOPT(h, o, f); }
+CURLcode ccurl_easy_setopt_prereqfn(CURL *h, CURLoption o, ccurl_prereq_callback f) { return CCURL_SETOPT(h, o, f); }
 CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return CCURL_GETINFO(h, i, v); }
 CURLcode ccurl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return CCURL_GETINFO(h, i, v); }
 CURLcode ccurl_easy_getinfo_str(CURL *h, CURLINFO i, char **v) { return CCURL_GETINFO(h, i, v); }

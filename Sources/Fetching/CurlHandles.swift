@@ -1,5 +1,6 @@
 import CCurlShim
 import FeedModel
+import Glibc
 
 /// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
 private let globalInitResult: UInt32 = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
@@ -65,6 +66,16 @@ final class CurlMulti {
     }
 }
 
+/// Whether libcurl will send requests through a proxy named in the environment (it reads
+/// `http_proxy`, `HTTPS_PROXY`/`https_proxy` and `ALL_PROXY`/`all_proxy`; `no_proxy` exempts
+/// some hosts, which are then judged as through a proxy: by a literal address only).
+let proxyFromEnvironment: Bool = {
+    ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"].contains { name in
+        guard let value = getenv(name) else { return false }
+        return value.pointee != 0
+    }
+}()
+
 /// Owns one CURL easy handle, its request header list and error buffer, and collects what the
 /// callbacks deliver. Used from the fetching thread only; callbacks reach it through `Unmanaged`
 /// while the Fetcher keeps it alive in its in-flight table.
@@ -92,6 +103,11 @@ final class EasyTransfer {
     private(set) var decodedBytesSeen = 0
     private(set) var abort: Abort?
     private var inInformational = false
+    /// The origin on which internal addresses may be reached (see `AddressPolicy`).
+    private let internalOrigin: WebOrigin?
+    private let allowInternal: Bool
+    /// The last connection `AddressPolicy` refused: it becomes the error when the transfer fails.
+    private(set) var refused: (url: String, address: IPAddress, range: InternalRange)?
 
     init(request: FetchRequest, hostKey: String, isFile: Bool, limits: FetchLimits, queuedSeconds: Double) throws(FetchError) {
         guard let handle = ccurl_easy_init() else { throw .setup(call: "curl_easy_init", detail: "returned NULL") }
@@ -102,6 +118,11 @@ final class EasyTransfer {
         self.queuedSeconds = queuedSeconds
         self.maxBodyBytes = limits.maxBodyBytes
         self.maxWireBytes = limits.maxWireBytes
+        self.allowInternal = limits.allowInternalAddresses
+        switch request.internalScope {
+        case .sameOriginAs(let url): internalOrigin = WebOrigin(url: url)
+        case .nowhere: internalOrigin = nil
+        }
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -170,6 +191,48 @@ final class EasyTransfer {
             return transfer.progress(wireBytes: Int(downloaded)) ? 0 : 1
         }, "CURLOPT_XFERINFOFUNCTION")
         try set(CURLOPT_NOPROGRESS, 0, "CURLOPT_NOPROGRESS")
+
+        // The address policy, at the two moments curl knows the address: before it opens a
+        // socket (a refused address gets no packet at all; happy eyeballs tries the next), and
+        // before each request on a connection, new or reused (a connection kept from an allowed
+        // transfer must not carry a refused one).
+        guard !isFile else { return }
+        try set(CURLOPT_OPENSOCKETDATA, pointer: context, "CURLOPT_OPENSOCKETDATA")
+        try check(ccurl_easy_setopt_opensocketfn(handle, CURLOPT_OPENSOCKETFUNCTION) { context, purpose, address in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(context!).takeUnretainedValue()
+            guard let address else { return CURL_SOCKET_BAD }
+            if purpose == CURLSOCKTYPE_IPCXN,
+               let ip = IPAddress(socketAddress: withUnsafeMutablePointer(to: &address.pointee.addr) { UnsafeRawPointer($0) }),
+               !transfer.admits(ip) {
+                return CURL_SOCKET_BAD
+            }
+            return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+        }, "CURLOPT_OPENSOCKETFUNCTION")
+        try set(CURLOPT_PREREQDATA, pointer: context, "CURLOPT_PREREQDATA")
+        try check(ccurl_easy_setopt_prereqfn(handle, CURLOPT_PREREQFUNCTION) { context, primaryIP, _, _, _ in
+            let transfer = Unmanaged<EasyTransfer>.fromOpaque(context!).takeUnretainedValue()
+            // No parsable address (a Unix socket, say) is nothing the policy speaks of.
+            guard let primaryIP, let ip = IPAddress(String(cString: primaryIP)) else { return Int32(CURL_PREREQFUNC_OK) }
+            return transfer.admits(ip) ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
+        }, "CURLOPT_PREREQFUNCTION")
+    }
+
+    /// `AddressPolicy` for the URL curl is on now (the current redirect hop) and `address`.
+    /// Through a proxy (from the environment, as libcurl reads it) `address` is the proxy's,
+    /// and the proxy resolves names itself: then only a URL whose host is an address is judged,
+    /// by that address.
+    private func admits(_ address: IPAddress) -> Bool {
+        let url = (try? string(CURLINFO_EFFECTIVE_URL)) ?? request.url
+        var address = address
+        if proxyFromEnvironment {
+            guard let host = WebOrigin(url: url)?.host, let literal = IPAddress(host) else { return true }
+            address = literal
+        }
+        guard let range = AddressPolicy.refusal(address: address, url: url, scope: internalOrigin, allowInternal: allowInternal) else {
+            return true
+        }
+        refused = (url, address, range)
+        return false
     }
 
     // MARK: Callbacks
@@ -235,6 +298,10 @@ final class EasyTransfer {
             case .bodyTooLarge: return .failure(.bodyTooLarge(limit: maxBodyBytes, onTheWire: false))
             case .wireTooLarge: return .failure(.bodyTooLarge(limit: maxWireBytes, onTheWire: true))
             case .prefixKept, nil: break
+            }
+            if let refused {
+                return .failure(.internalAddressRefused(url: refused.url, address: refused.address.description,
+                                                        range: refused.range.rawValue))
             }
             // Connected means TCP, and for https the TLS handshake too, were done.
             let tcp = ((try? offset(CURLINFO_CONNECT_TIME_T)) ?? 0) > 0

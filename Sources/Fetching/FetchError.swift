@@ -39,6 +39,9 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
     /// A `file://` URL naming a FIFO, a device, a socket or a directory (`kind` says which):
     /// only regular files are read (see `LocalFile`).
     case notARegularFile(path: String, kind: String)
+    /// A redirect, image or preview led to a loopback, private or link-local address off the
+    /// source's own origin (see `AddressPolicy`).
+    case internalAddressRefused(url: String, address: String, range: String)
     case outOfMemory
     /// Setting up a transfer failed (a curl option or call refused); a bug or a curl built
     /// without a needed feature.
@@ -91,6 +94,8 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
             return "connection lost: \(detail)"
         case .truncatedBody(let detail):
             return "the response ended early: \(detail)"
+        case .internalAddressRefused(let url, let address, let range):
+            return "refused to connect to \(address) (a \(range) address) for \(quoted(url)): only the source's own site may be on a local network (--allow-internal allows it)"
         case .fileNotReadable(let path):
             return "cannot read file \(path): check that it exists and is readable"
         case .notARegularFile(let path, let kind):

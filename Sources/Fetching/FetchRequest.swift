@@ -18,9 +18,14 @@ public struct FetchRequest: Sendable, Hashable {
     /// there and succeeds with that prefix (the head of a web page, say) instead of failing as
     /// too large.
     public var keepFirstBytes: Int?
+    /// On which origin this transfer may connect to an internal address (see
+    /// `InternalAddressScope`); by default the origin of `url` itself, as for a source's own URL.
+    /// Redirect hops to other origins reach public addresses only.
+    public var internalScope: InternalAddressScope
 
     public init(id: Int64, url: String, etag: String? = nil, lastModified: String? = nil,
-                headers: [String: String] = [:], allowFile: Bool = false, keepFirstBytes: Int? = nil) {
+                headers: [String: String] = [:], allowFile: Bool = false, keepFirstBytes: Int? = nil,
+                internalScope: InternalAddressScope? = nil) {
         self.id = id
         self.url = url
         self.etag = etag
@@ -28,6 +33,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.headers = headers
         self.allowFile = allowFile
         self.keepFirstBytes = keepFirstBytes
+        self.internalScope = internalScope ?? .sameOriginAs(url)
     }
 }
 
@@ -54,6 +60,9 @@ public struct FetchLimits: Sendable, Hashable {
     /// When set, each host's limit starts here and adapts between 1 and `maxPerHost` as its
     /// answers come back (see `HostConcurrency`); nil keeps it fixed at `maxPerHost`.
     public var perHostStart: Int?
+    /// Lets every transfer connect to internal addresses wherever it goes (`--allow-internal`:
+    /// feeds whose images or redirects live on the owner's own network, or a proxy there).
+    public var allowInternalAddresses: Bool
 
     public init(userAgent: String,
                 connectTimeout: Duration = .seconds(10),
@@ -63,7 +72,8 @@ public struct FetchLimits: Sendable, Hashable {
                 maxRedirects: Int = 5,
                 maxInFlight: Int = 16,
                 maxPerHost: Int = 2,
-                perHostStart: Int? = nil) {
+                perHostStart: Int? = nil,
+                allowInternalAddresses: Bool = false) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
@@ -73,6 +83,7 @@ public struct FetchLimits: Sendable, Hashable {
         self.maxInFlight = maxInFlight
         self.maxPerHost = maxPerHost
         self.perHostStart = perHostStart
+        self.allowInternalAddresses = allowInternalAddresses
     }
 }
 

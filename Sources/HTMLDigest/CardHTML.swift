@@ -13,6 +13,9 @@ struct CardHTML {
     /// Excerpts by card id, computed once (a card shows on several pages).
     private var excerpts: [CardID: String] = [:]
     private var titles: [CardID: String] = [:]
+    /// The image URLs the rendered cards showed (their files are copied into the site).
+    private(set) var shownImages: [String] = []
+    private var shownSet = Set<String>()
 
     static let excerptLength = 220
 
@@ -29,6 +32,7 @@ struct CardHTML {
         out += isImageAnswer ? "<article class=\"card image-answer\">" : "<article class=\"card\">"
         // Picture: the cached copy, sized; clicking it opens the full image.
         if let url = card.image, let image = images[url] {
+            if shownSet.insert(url).inserted { shownImages.append(url) }
             let src = HTMLEscaping.attribute(root + "images/" + image.fileName)
             out += "<a class=\"pic\" href=\"" + src + "\" tabindex=\"-1\"><img src=\"" + src + "\""
             if let w = image.width, let h = image.height { out += " width=\"\(w)\" height=\"\(h)\"" }
@@ -62,6 +66,13 @@ struct CardHTML {
             out += "</ul>"
         }
         out += "</article>\n"
+    }
+
+    /// Forgets the titles and excerpts worked out so far: between archive pages, whose cards
+    /// show nowhere else, so that memory does not grow with the archive.
+    mutating func forgetTexts() {
+        excerpts = [:]
+        titles = [:]
     }
 
     /// The display title (see `Card.displayTitle`).

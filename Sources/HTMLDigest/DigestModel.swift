@@ -16,15 +16,19 @@ public struct DigestOptions: Sendable, Hashable {
     public var cardsPerSortPage: Int
     /// Newest cards on a source's own page.
     public var cardsPerSourcePage: Int
+    /// Cards on one page of an archive day: a longer day gets `DAY-2.html`, `DAY-3.html`, ...
+    /// (a feed of a million items on one day made a 226 MB page).
+    public var cardsPerArchivePage: Int
 
     public init(title: String = "feeds digest", since: Timestamp, now: Timestamp, cardsPerRow: Int = 20,
-                cardsPerSortPage: Int = 500, cardsPerSourcePage: Int = 200) {
+                cardsPerSortPage: Int = 500, cardsPerSourcePage: Int = 200, cardsPerArchivePage: Int = 500) {
         self.title = title
         self.since = since
         self.now = now
         self.cardsPerRow = cardsPerRow
         self.cardsPerSortPage = cardsPerSortPage
         self.cardsPerSourcePage = cardsPerSourcePage
+        self.cardsPerArchivePage = cardsPerArchivePage
     }
 }
 
@@ -45,48 +49,115 @@ public struct DigestImage: Sendable, Hashable {
     }
 }
 
-/// The cards and sources of one site, read from the store in one go.
-public struct DigestModel: Sendable {
-    public var sources: [StoredSource]
-    /// Every card, newest first: the archive and the source pages.
-    public var all: [StoredCard]
-    /// The sort orders a page is written for, with each order's cards since `since`.
-    public var sorted: [(order: CardOrder, cards: [StoredCard])]
+/// One source's cards as the site shows them (each list bounded by the options).
+public struct SourceCards: Sendable {
+    /// Its newest cards since `since`: its row on the index (at most `cardsPerRow`).
+    public var row: [StoredCard]
+    /// How many cards it has since `since`.
+    public var latestCount: Int
+    /// Its newest cards: its own page (at most `cardsPerSourcePage`).
+    public var page: [StoredCard]
+    /// How many cards it has in all.
+    public var total: Int
+}
 
-    public init(sources: [StoredSource], all: [StoredCard], sorted: [(order: CardOrder, cards: [StoredCard])]) {
-        self.sources = sources
-        self.all = all
-        self.sorted = sorted
-    }
+/// The cards and sources of one site. Only bounded lists are read up front (the sort pages,
+/// each source's row and page); the archive, every card, is read from the store one card at a
+/// time while its pages are written (`FeedStore.eachCardByDay`), so neither memory nor any
+/// page grows with the number of cards.
+public struct DigestModel {
+    public let store: FeedStore
+    public var sources: [StoredSource]
+    /// The sort orders a page is written for, with each order's cards since `since` (at most
+    /// `cardsPerSortPage`).
+    public var sorted: [(order: CardOrder, cards: [StoredCard])]
+    public var perSource: [SourceID: SourceCards]
+    /// The names the site shows, by source (see `name(of:)`).
+    let names: [SourceID: String]
 
     /// The orders of the switcher: the shared registry without `relevance`, which ranks search
     /// matches and, with no search text in a digest, lists exactly as `newest` does (a second
     /// identical page would only confuse).
     public static var pageOrders: [CardOrder] { CardOrder.all.filter { $0 != .relevance } }
 
-    /// Reads sources, all cards, and each order's latest cards.
+    /// Reads sources, each order's latest cards, and each source's row, page and counts.
     public static func load(from store: FeedStore, options: DigestOptions) throws -> DigestModel {
         let sources = try store.sources()
-        let all = try store.cards(CardQuery(), order: .newest)
+        // The cards carry the name the site may show (the store's falls back to the URL).
+        let names = Dictionary(sources.map { ($0.id, name(of: $0)) }, uniquingKeysWith: { a, _ in a })
+        func published(_ cards: [StoredCard]) -> [StoredCard] { cards.map { DigestModel.published($0, names) } }
         var sorted: [(CardOrder, [StoredCard])] = []
         for order in pageOrders {
-            sorted.append((order, try store.cards(CardQuery(since: options.since, limit: options.cardsPerSortPage), order: order)))
+            sorted.append((order, published(try store.cards(CardQuery(since: options.since, limit: options.cardsPerSortPage), order: order))))
         }
-        return DigestModel(sources: sources, all: all, sorted: sorted)
+        var perSource: [SourceID: SourceCards] = [:]
+        for source in sources {
+            perSource[source.id] = SourceCards(
+                row: published(try store.cards(CardQuery(sourceID: source.id, since: options.since, limit: options.cardsPerRow), order: .newest)),
+                latestCount: try store.cardCount(CardQuery(sourceID: source.id, since: options.since)),
+                page: published(try store.cards(CardQuery(sourceID: source.id, limit: options.cardsPerSourcePage), order: .newest)),
+                total: try store.cardCount(CardQuery(sourceID: source.id)))
+        }
+        return DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
     }
 
-    /// The latest cards (since `options.since`), newest first.
-    public func latest(_ options: DigestOptions) -> [StoredCard] {
-        all.filter { $0.sortDate >= options.since }
+    static func published(_ card: StoredCard, _ names: [SourceID: String]) -> StoredCard {
+        guard let name = names[card.sourceID] else { return card }
+        var card = card
+        card.sourceName = name
+        return card
+    }
+
+    /// `card` with the name the site shows for its source.
+    func published(_ card: StoredCard) -> StoredCard { Self.published(card, names) }
+
+    /// The name the site shows for `source` (see `PublicAddress.sourceName`): never a
+    /// credential or a local path.
+    public static func name(of source: StoredSource) -> String {
+        PublicAddress.sourceName(name: source.configuration.name, feedTitle: source.feed.title, url: source.configuration.url)
+    }
+
+    public func name(of source: StoredSource) -> String { names[source.id] ?? Self.name(of: source) }
+
+    /// The newest cards since `since` (at most `cardsPerSortPage`): the Atom feed.
+    public var latest: [StoredCard] { sorted.first { $0.order == .newest }?.cards ?? [] }
+
+    /// Every card read up front (each list bounded): the pages other than the archive.
+    var boundedCards: [StoredCard] {
+        var seen = Set<CardID>()
+        var out: [StoredCard] = []
+        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] }
+        for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
+        return out
+    }
+
+    /// The cards worth downloading images for, newest first: those of the latest lists (sort
+    /// pages, index rows) and of the source pages; callers keep those since `since`.
+    var latestShown: [StoredCard] {
+        var seen = Set<CardID>()
+        var out: [StoredCard] = []
+        let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + sources.map { perSource[$0.id]?.page ?? [] }
+            + sorted.map(\.cards)
+        for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
+        return out
     }
 
     /// Image URLs of the latest cards: the ones worth downloading now.
     public func latestImageURLs(_ options: DigestOptions) -> [String] {
-        unique(latest(options).compactMap(\.card.image))
+        unique(latestShown.filter { $0.sortDate >= options.since }.compactMap(\.card.image))
     }
 
-    /// Image URLs of every card: the ones a page may show if they are cached.
-    public var allImageURLs: [String] { unique(all.compactMap(\.card.image)) }
+    /// The source URL each latest image came from (the first card's, when several show it):
+    /// the image may be on an internal address only on that source's origin.
+    public func latestImageSources(_ options: DigestOptions) -> [String: String] {
+        let urls = Dictionary(sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
+        var out: [String: String] = [:]
+        for card in latestShown where card.sortDate >= options.since {
+            guard let image = card.card.image, out[image] == nil, let source = urls[card.sourceID] else { continue }
+            out[image] = source
+        }
+        return out
+    }
 
     private func unique(_ urls: [String]) -> [String] {
         var seen = Set<String>()

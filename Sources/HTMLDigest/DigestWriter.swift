@@ -8,10 +8,13 @@ public struct DigestReport: Sendable, Hashable {
     public var written: [String]
     /// Files left alone because their bytes were already right.
     public var unchanged: Int
-    /// Relative paths of stale files removed (days, sources, images no longer shown).
+    /// Relative paths of stale files removed (days, sources, images no longer shown): only
+    /// files an earlier run wrote (see `SiteFiles`' manifest).
     public var removed: [String]
     /// The absolute path of `index.html`.
     public var indexPath: String
+    /// The image URLs the pages show (for the cache: they were used).
+    public var shownImages: [String]
 }
 
 /// Writes the static digest into a folder:
@@ -20,7 +23,8 @@ public struct DigestReport: Sendable, Hashable {
 ///   horizontally scrolling row of cards;
 /// - `sort-NAME.html`: the latest cards in each order of `DigestModel.pageOrders`, with a
 ///   switcher (a plain list of links labelled as the registry labels them);
-/// - `archive/index.html` and `archive/YYYY-MM-DD.html`: every card, by day (UTC);
+/// - `archive/index.html` and `archive/YYYY-MM-DD.html`: every card, by day (UTC), a day of
+///   more than `cardsPerArchivePage` cards on further pages `YYYY-MM-DD-2.html`, ...;
 /// - `sources/index.html` and `sources/ID.html`: a page per source;
 /// - `digest.atom`, `sources.opml` (given by the caller), `style.css`, `images/KEY.EXT`.
 ///
@@ -39,32 +43,57 @@ public struct DigestWriter {
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
         var cards = CardHTML(images: images)
-        cards.prepareExcerpts(model.all)
+        cards.prepareExcerpts(model.boundedCards)
         let pages = SitePages(model: model, options: options)
 
         try files.write("style.css", Stylesheet.css)
         for (name, text) in extraFiles.sorted(by: { $0.key < $1.key }) { try files.write(name, text) }
         try files.write("index.html", pages.index(&cards))
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
-        let days = pages.days()
-        try files.write("archive/index.html", pages.archiveIndex(days))
-        for day in days { try files.write("archive/\(day.name).html", pages.dayPage(day, &cards)) }
         try files.write("sources/index.html", pages.sourceIndex())
         for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
-        try files.write("digest.atom", AtomDigest.feed(model.latest(options).prefix(options.cardsPerSortPage), options: options,
-                                                         title: { cards.title($0) }))
-        // Only images some card on some page shows.
-        var shown = Set<String>()
-        for card in model.all {
-            if let url = card.card.image, let image = images[url], shown.insert(image.fileName).inserted {
-                try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
+        try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
+
+        // The archive, one page of cards in memory at a time.
+        let days = pages.days(try model.store.cardCountsByDay())
+        try files.write("archive/index.html", pages.archiveIndex(days))
+        var dayIndex = 0
+        var page = 1
+        var list: [StoredCard] = []
+        let perPage = max(1, options.cardsPerArchivePage)
+        func flush() throws {
+            guard !list.isEmpty else { return }
+            let name = String(list[0].sortDate.iso8601.prefix(10))
+            // The counts were read just before: a card saved in between shifts a page, no more.
+            while dayIndex < days.count && days[dayIndex].name > name { dayIndex += 1 }
+            let day = dayIndex < days.count && days[dayIndex].name == name
+                ? days[dayIndex] : SitePages.Day(name: name, count: list.count, pages: page)
+            let shown = SitePages.Day(name: day.name, count: day.count, pages: max(day.pages, page))
+            cards.forgetTexts()
+            cards.prepareExcerpts(list)
+            try files.write("archive/" + SitePages.dayFile(name, page: page), pages.dayPage(shown, page: page, list, &cards))
+            list.removeAll(keepingCapacity: true)
+        }
+        try model.store.eachCardByDay { card in
+            if let first = list.first, first.sortDate.iso8601.prefix(10) != card.sortDate.iso8601.prefix(10) {
+                try flush()
+                page = 1
+            }
+            list.append(model.published(card))
+            if list.count == perPage {
+                try flush()
+                page += 1
             }
         }
-        var removed = files.removeStale(in: "archive", suffixes: [".html"])
-        removed += files.removeStale(in: "sources", suffixes: [".html"])
-        removed += files.removeStale(in: "images", suffixes: [".jpg", ".png", ".gif", ".webp", ".avif"])
-        removed += files.removeStale(in: "", prefix: "sort-", suffixes: [".html"])
+        try flush()
+
+        // Only images some card on some page shows.
+        for url in cards.shownImages {
+            guard let image = images[url] else { continue }
+            try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
+        }
+        let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
-                            indexPath: directory + "/index.html")
+                            indexPath: directory + "/index.html", shownImages: cards.shownImages)
     }
 }

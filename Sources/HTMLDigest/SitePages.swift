@@ -10,32 +10,29 @@ struct SitePages {
 
     /// Sources sorted by display name (case-insensitive), then id.
     var sources: [StoredSource] {
-        model.sources.sorted { ($0.displayName.lowercased(), $0.id.rawValue) < ($1.displayName.lowercased(), $1.id.rawValue) }
+        model.sources.sorted { (model.name(of: $0).lowercased(), $0.id.rawValue) < (model.name(of: $1).lowercased(), $1.id.rawValue) }
     }
 
     // MARK: Latest digest
 
-    func index(_ cards: inout CardHTML) -> String {
+    func index(_ html: inout CardHTML) -> String {
         var out = ""
         PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &out)
         out += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source. "
         out += "Other orders: " + switcherLinks(current: nil) + ".</p>\n"
-        let latest = model.latest(options)
-        var bySource: [SourceID: [StoredCard]] = [:]
-        for card in latest { bySource[card.sourceID, default: []].append(card) }
         var any = false
         for source in sources {
-            guard let list = bySource[source.id], !list.isEmpty else { continue }
+            guard let cards = model.perSource[source.id], !cards.row.isEmpty else { continue }
             any = true
             let headingID = "s\(source.id.rawValue)"
             out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
-            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
+            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
             if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
-            out += " <span class=\"count\">\(list.count) new</span></h2>\n"
-            row(Array(list.prefix(options.cardsPerRow)), label: source.displayName, root: "", age: true, &cards, into: &out)
-            if list.count > options.cardsPerRow {
+            out += " <span class=\"count\">\(cards.latestCount) new</span></h2>\n"
+            row(Array(cards.row.prefix(options.cardsPerRow)), label: model.name(of: source), root: "", age: true, &html, into: &out)
+            if cards.latestCount > options.cardsPerRow {
                 out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
-                    + HTMLEscaping.text(source.displayName) + "</a></p>\n"
+                    + HTMLEscaping.text(model.name(of: source)) + "</a></p>\n"
             }
             out += "</section>\n"
         }
@@ -90,24 +87,21 @@ struct SitePages {
 
     // MARK: Archive
 
+    /// A day of the archive: its name, how many cards it has, and so how many pages.
     struct Day {
         let name: String  // YYYY-MM-DD
-        var cards: [StoredCard]
+        let count: Int
+        let pages: Int
     }
 
-    /// Every card by the UTC day of its sort date, newest day first.
-    func days() -> [Day] {
-        var out: [Day] = []
-        for card in model.all {
-            let name = String(card.sortDate.iso8601.prefix(10))
-            if out.last?.name == name { out[out.count - 1].cards.append(card) } else if let i = out.firstIndex(where: { $0.name == name }) {
-                out[i].cards.append(card)  // an undated card whose first sighting falls on an earlier day
-            } else {
-                out.append(Day(name: name, cards: [card]))
-            }
-        }
-        return out.sorted { $0.name > $1.name }
+    /// The days of the store, newest first (counts only: the cards come one page at a time).
+    func days(_ counts: [(day: Timestamp, count: Int)]) -> [Day] {
+        let perPage = max(1, options.cardsPerArchivePage)
+        return counts.map { Day(name: String($0.day.iso8601.prefix(10)), count: $0.count, pages: ($0.count + perPage - 1) / perPage) }
     }
+
+    /// The file of page `page` (1-based) of a day: `DAY.html`, then `DAY-2.html`, ...
+    static func dayFile(_ name: String, page: Int) -> String { page <= 1 ? name + ".html" : name + "-\(page).html" }
 
     func archiveIndex(_ days: [Day]) -> String {
         var out = ""
@@ -121,20 +115,38 @@ struct SitePages {
                 out += "<h2>" + m + "</h2>\n<ul class=\"days\">\n"
                 month = m
             }
-            out += "<li><a href=\"" + day.name + ".html\">" + day.name + "</a> <span class=\"count\">\(day.cards.count) cards</span></li>\n"
+            out += "<li><a href=\"" + day.name + ".html\">" + day.name + "</a> <span class=\"count\">\(day.count) cards"
+            out += day.pages > 1 ? ", \(day.pages) pages</span></li>\n" : "</span></li>\n"
         }
         if !month.isEmpty { out += "</ul>\n" }
         PageFrame.close(into: &out)
         return out
     }
 
-    func dayPage(_ day: Day, _ cards: inout CardHTML) -> String {
+    /// Page `page` of `day`, showing `list` (at most `cardsPerArchivePage` cards); a day of
+    /// several pages links them all.
+    func dayPage(_ day: Day, page: Int, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
         var out = ""
-        PageFrame.open(title: "Cards of " + day.name, siteTitle: options.title, root: "../", section: .archive, into: &out)
+        let title = "Cards of " + day.name + (day.pages > 1 ? ", page \(page) of \(day.pages)" : "")
+        PageFrame.open(title: title, siteTitle: options.title, root: "../", section: .archive, into: &out)
         out += "<p class=\"lede\"><a href=\"index.html\">All days</a></p>\n"
-        grid(day.cards, root: "../", age: false, &cards, into: &out)
+        let nav = day.pages > 1 ? pageLinks(day, current: page) : ""
+        out += nav
+        grid(list, root: "../", age: false, &cards, into: &out)
+        out += nav
         PageFrame.close(into: &out)
         return out
+    }
+
+    /// "Pages: 1 2 3" with the current one marked.
+    func pageLinks(_ day: Day, current: Int) -> String {
+        var out = "<nav class=\"pages\" aria-label=\"Pages of \(day.name)\"><ul>"
+        for page in 1...max(1, day.pages) {
+            out += page == current
+                ? "<li><a href=\"\(Self.dayFile(day.name, page: page))\" aria-current=\"page\">\(page)</a></li>"
+                : "<li><a href=\"\(Self.dayFile(day.name, page: page))\">\(page)</a></li>"
+        }
+        return out + "</ul></nav>\n"
     }
 
     // MARK: Sources
@@ -142,14 +154,16 @@ struct SitePages {
     func sourceIndex() -> String {
         var out = ""
         PageFrame.open(title: "Sources", siteTitle: options.title, root: "../", section: .sources, into: &out)
-        var counts: [SourceID: Int] = [:]
-        for card in model.all { counts[card.sourceID, default: 0] += 1 }
         out += "<ul class=\"sources\">\n"
         for source in sources {
-            out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(source.displayName) + "</a>"
-            out += " <span class=\"count\">\(counts[source.id, default: 0]) cards</span>"
-            if let reason = source.disabledReason { out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(reason) + "</span>" }
-            else if let error = source.lastError { out += " <span class=\"problem\">" + HTMLEscaping.text(error) + "</span>" }
+            out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
+            out += " <span class=\"count\">\(model.perSource[source.id]?.total ?? 0) cards</span>"
+            // A message may quote the address it failed on: published scrubbed.
+            if let reason = source.disabledReason {
+                out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(PublicAddress.scrubbed(reason)) + "</span>"
+            } else if let error = source.lastError {
+                out += " <span class=\"problem\">" + HTMLEscaping.text(PublicAddress.scrubbed(error)) + "</span>"
+            }
             out += "</li>\n"
         }
         out += "</ul>\n"
@@ -159,12 +173,12 @@ struct SitePages {
 
     func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
         var out = ""
-        PageFrame.open(title: source.displayName, siteTitle: options.title, root: "../", section: .sources, into: &out)
+        PageFrame.open(title: model.name(of: source), siteTitle: options.title, root: "../", section: .sources, into: &out)
         out += "<p class=\"lede\">"
-        if let site = CardHTML.safeHref(source.feed.link) {
+        if let site = CardHTML.safeHref(source.feed.link.flatMap(PublicAddress.of)) {
             out += "<a href=\"" + HTMLEscaping.attribute(site) + "\">Web site</a> · "
         }
-        if let feed = CardHTML.safeHref(source.configuration.url) {
+        if let feed = CardHTML.safeHref(PublicAddress.of(source.configuration.url)) {
             out += "<a href=\"" + HTMLEscaping.attribute(feed) + "\">Feed</a> · "
         }
         out += "<a href=\"index.html\">All sources</a></p>\n"
@@ -172,8 +186,8 @@ struct SitePages {
             let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description)), at: 400)
             if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
         }
-        let list = model.all.lazy.filter { $0.sourceID == source.id }.prefix(options.cardsPerSourcePage)
-        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(Array(list), root: "../", age: false, &cards, into: &out) }
+        let list = model.perSource[source.id]?.page ?? []
+        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "../", age: false, &cards, into: &out) }
         PageFrame.close(into: &out)
         return out
     }

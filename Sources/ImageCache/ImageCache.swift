@@ -28,6 +28,9 @@ public struct ImageDownloadSummary: Sendable, Hashable {
     /// URLs skipped: still fresh, or inside a failure's back-off.
     public var skipped = 0
     public var evicted = 0
+    /// Downloaded but not kept, or not asked for, because the cache was full (see
+    /// `ImageRecord.isLeftOutForRoom`).
+    public var leftOut = 0
     public init() {}
 }
 
@@ -39,6 +42,8 @@ public struct ImageCacheStats: Sendable, Hashable {
     public var failures = 0
     /// Failures still inside their back-off.
     public var backingOff = 0
+    /// URLs left out for room (remembered, not downloaded again until they fit).
+    public var leftOut = 0
 }
 
 /// Errors of the image cache: one line each, naming the file.
@@ -96,6 +101,25 @@ public final class ImageCache {
         return out
     }
 
+    /// Every stored image (at most what the cap holds), not marked used: a site shows some of
+    /// them and marks those (`markUsed`), without the list of every card's image URL (a
+    /// million cards, a million URLs). A row whose file has gone is dropped.
+    public func storedImages() throws -> [String: CachedImage] {
+        var out: [String: CachedImage] = [:]
+        var gone: [String] = []
+        for record in try store.imageRecords() where record.isStored {
+            guard let image = cachedImage(record) else { continue }
+            if FileManager.default.fileExists(atPath: image.path) { out[record.url] = image } else { gone.append(record.url) }
+        }
+        try store.deleteImages(gone)
+        return out
+    }
+
+    /// Marks these images used at `now`, which renews their expiry.
+    public func markUsed(_ urls: [String], now: Timestamp) throws {
+        try store.touchImages(urls, now: now, expiresAt: policy.expiry(from: now))
+    }
+
     func cachedImage(_ record: ImageRecord) -> CachedImage? {
         guard let raw = record.type, let type = ImageType(rawValue: raw) else { return nil }
         return CachedImage(url: record.url, key: record.fileKey, type: type, path: path(key: record.fileKey, type: type),
@@ -106,52 +130,127 @@ public final class ImageCache {
 
     /// The requests a download of `urls` needs at `now` (see `ImageCachePolicy.shouldFetch`),
     /// with validators for a conditional GET; `id` is the index in `urls`. Only http(s).
-    public func requests(for urls: [String], now: Timestamp) throws -> [FetchRequest] {
+    /// `sources` maps an image URL to the URL of the source it came from: only on that
+    /// source's origin may the image be on an internal address (see `AddressPolicy`).
+    public func requests(for urls: [String], sources: [String: String] = [:], now: Timestamp,
+                         freeBytes: Int = .max) throws -> [FetchRequest] {
         let records = try store.imageRecords(urls: urls)
         var seen = Set<String>()
         var out: [FetchRequest] = []
         for (i, url) in urls.enumerated() where seen.insert(url).inserted {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
             let record = records[url]
-            guard policy.shouldFetch(record, now: now) else { continue }
+            guard policy.shouldFetch(record, now: now, freeBytes: freeBytes) else { continue }
             let stored = record?.isStored == true
             out.append(FetchRequest(id: Int64(i), url: url, etag: stored ? record?.etag : nil,
                                     lastModified: stored ? record?.lastModified : nil,
-                                    headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"]))
+                                    headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"],
+                                    internalScope: sources[url].map { .sameOriginAs($0) } ?? .nowhere))
         }
         return out
     }
 
     /// Downloads what `urls` need through `fetcher` (its limits: per-host, timeouts, body cap),
-    /// records each outcome, then evicts beyond the total cap.
-    public func download(_ urls: [String], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
+    /// records each outcome, and keeps the total within `policy.maxTotalBytes` all along: before
+    /// an image is written, least recently used images that `urls` does not want make room;
+    /// when none is left, the image is not written but remembered as left out for room (see
+    /// `ImageRecord.isLeftOutForRoom`), and no further batch of downloads starts.
+    public func download(_ urls: [String], sources: [String: String] = [:], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
         var summary = ImageDownloadSummary()
-        let requests = try requests(for: urls, now: now)
+        // A cap lowered since the last run applies before anything new comes in.
+        summary.evicted = try evict(now: now, expired: false)
+        let wanted = Set(urls)
+        let records = try store.imageRecords()
+        var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0 + $1.bytes },
+                        evictable: records.filter { $0.isStored && !wanted.contains($0.url) })
+        let requests = try requests(for: urls, sources: sources, now: now, freeBytes: room.cap - room.total)
         summary.requested = requests.count
-        summary.skipped = Set(urls).count - requests.count
+        summary.skipped = wanted.count - requests.count
         var firstError: Error?
-        fetcher.fetchAll(requests) { request, result in
-            do {
-                switch try record(result, for: request.url, now: now) {
-                case .stored: summary.stored += 1
-                case .notModified: summary.notModified += 1
-                case .failed: summary.failed += 1
+        // In batches: once the cache is full, the rest is not even downloaded.
+        let batch = max(1, fetcher.limits.maxInFlight) * 2
+        var start = 0
+        while start < requests.count && firstError == nil {
+            if room.isFull {
+                // Not asked for: remembered with the largest size an image may have, so they
+                // are asked for once that much is free (not a batch more on every run).
+                let rest = requests[start...]
+                for request in rest {
+                    try store.saveImage(.leftOutForRoom(url: request.url, fileKey: Self.key(for: request.url),
+                                                        bytes: max(1, policy.maxImageBytes), now: now))
                 }
-            } catch {
-                if firstError == nil { firstError = error }
+                summary.leftOut += rest.count
+                summary.requested -= rest.count
+                break
+            }
+            let slice = Array(requests[start..<min(requests.count, start + batch)])
+            start += slice.count
+            fetcher.fetchAll(slice) { request, result in
+                do {
+                    switch try record(result, for: request.url, now: now, room: &room) {
+                    case .stored: summary.stored += 1
+                    case .notModified: summary.notModified += 1
+                    case .failed: summary.failed += 1
+                    case .leftOutForRoom: summary.leftOut += 1
+                    }
+                } catch {
+                    if firstError == nil { firstError = error }
+                }
             }
         }
+        summary.evicted += room.evictedCount
         if let firstError { throw firstError }
-        summary.evicted = try evict(now: now, expired: false)
         return summary
     }
 
-    public enum Outcome: Equatable, Sendable { case stored, notModified, failed(String) }
+    /// The cap as downloads fill the cache: the bytes stored, and what may go to make room
+    /// (least recently used first).
+    struct Room {
+        let cap: Int
+        var total: Int
+        var evictable: [ImageRecord]
+        var evictedCount = 0
+        /// Set when an image found no room and nothing was left to evict.
+        var isFull = false
+
+        init(cap: Int, total: Int, evictable: [ImageRecord]) {
+            self.cap = cap
+            self.total = total
+            self.evictable = evictable.sorted { ($0.lastUsedAt, $0.url) > ($1.lastUsedAt, $1.url) }  // LRU last: popped
+        }
+
+        static var unlimited: Room { Room(cap: .max, total: 0, evictable: []) }
+    }
+
+    /// Makes room for `bytes` replacing `oldBytes` of the same URL, evicting (and remembering)
+    /// least recently used images; false when the cap cannot hold it.
+    func makeRoom(_ room: inout Room, bytes: Int, replacing oldBytes: Int, now: Timestamp) throws -> Bool {
+        guard bytes <= room.cap else { return false }
+        while room.total - oldBytes + bytes > room.cap, let victim = room.evictable.popLast() {
+            if let image = cachedImage(victim) { try? FileManager.default.removeItem(atPath: image.path) }
+            try store.saveImage(.leftOutForRoom(url: victim.url, fileKey: victim.fileKey, bytes: victim.bytes, now: victim.lastUsedAt))
+            room.total -= victim.bytes
+            room.evictedCount += 1
+        }
+        guard room.total - oldBytes + bytes <= room.cap else {
+            room.isFull = true
+            return false
+        }
+        room.total += bytes - oldBytes
+        return true
+    }
+
+    public enum Outcome: Equatable, Sendable { case stored, notModified, failed(String), leftOutForRoom }
 
     /// Records the result of fetching `url` at `now`: a new file, a renewed expiry (304), or a
     /// failure with its back-off (the stored copy, if any, stays usable meanwhile).
     @discardableResult
     public func record(_ result: Result<FetchResponse, FetchError>, for url: String, now: Timestamp) throws -> Outcome {
+        var room = Room.unlimited
+        return try record(result, for: url, now: now, room: &room)
+    }
+
+    func record(_ result: Result<FetchResponse, FetchError>, for url: String, now: Timestamp, room: inout Room) throws -> Outcome {
         let existing = try store.imageRecord(url: url)
         func fail(_ reason: String) throws -> Outcome {
             let failures = (existing?.failures ?? 0) + 1
@@ -185,6 +284,10 @@ public final class ImageCache {
             return try fail("not a JPEG, PNG, GIF, WebP or AVIF image (\(response.contentType ?? "no type"))")
         }
         let key = Self.key(for: url)
+        guard try makeRoom(&room, bytes: response.body.count, replacing: existing?.isStored == true ? existing?.bytes ?? 0 : 0, now: now) else {
+            try store.saveImage(.leftOutForRoom(url: url, fileKey: key, bytes: response.body.count, now: now))
+            return .leftOutForRoom
+        }
         let file = path(key: key, type: sniffed.type)
         try writeAtomically(response.body, to: file)
         // The same URL may have changed type: remove the file of the old one.
@@ -226,6 +329,8 @@ public final class ImageCache {
                 stats.images += 1
                 stats.bytes = stats.bytes.saturatingAdd(record.bytes)
                 if record.expiresAt <= now { stats.expired += 1 }
+            } else if record.isLeftOutForRoom {
+                stats.leftOut += 1
             } else {
                 stats.failures += 1
                 if let retryAt = record.retryAt, retryAt > now { stats.backingOff += 1 }

@@ -1,6 +1,22 @@
 import FeedModel
 import Storage
 
+/// Rows of images left out for room: the cache remembers them so that a run does not download
+/// again what the last one had to drop. Such a row has no type (nothing stored), no failure,
+/// and the image's size in `bytes` (for one not even downloaded, `maxImageBytes`, the most it
+/// may be): the URL is asked for again only once that many bytes are
+/// free within `maxTotalBytes` (older images expired or pruned, the cap raised), or once the
+/// row is pruned, an expiry after it was last wanted.
+extension ImageRecord {
+    public var isLeftOutForRoom: Bool { type == nil && failures == 0 && bytes > 0 }
+
+    /// The row that remembers `url` (of `bytes` bytes) was left out for room at `now`.
+    public static func leftOutForRoom(url: String, fileKey: String, bytes: Int, now: Timestamp) -> ImageRecord {
+        ImageRecord(url: url, fileKey: fileKey, bytes: bytes, fetchedAt: now, lastUsedAt: now, expiresAt: now,
+                    lastError: "left out: the image cache is full")
+    }
+}
+
 /// The cache's rules, all as pure functions of a record and `now` (no clock reads), so tests
 /// drive time by hand.
 public struct ImageCachePolicy: Sendable, Hashable {
@@ -25,9 +41,11 @@ public struct ImageCachePolicy: Sendable, Hashable {
     }
 
     /// Whether `url`, with this row (nil: never seen), should be requested at `now`: never seen,
-    /// or expired (a conditional GET), and in both cases not inside a failure's back-off.
-    public func shouldFetch(_ record: ImageRecord?, now: Timestamp) -> Bool {
+    /// or expired (a conditional GET), and in both cases not inside a failure's back-off; one
+    /// left out for room only when `freeBytes` (what the cap leaves) would hold it.
+    public func shouldFetch(_ record: ImageRecord?, now: Timestamp, freeBytes: Int = .max) -> Bool {
         guard let record else { return true }
+        if record.isLeftOutForRoom { return record.bytes <= freeBytes }
         if let retryAt = record.retryAt, retryAt > now { return false }
         if record.isStored { return record.expiresAt <= now }
         return true
@@ -61,6 +79,10 @@ public struct ImageCachePolicy: Sendable, Hashable {
                 if record.isStored && record.expiresAt <= now { out.append(record); continue }
                 if !record.isStored, let retryAt = record.retryAt,
                    retryAt.adding(expirySeconds) <= now { out.append(record); continue }
+                if record.isLeftOutForRoom, record.lastUsedAt.adding(expirySeconds) <= now {
+                    out.append(record)
+                    continue
+                }
             }
             if record.isStored { kept.append(record) }
         }

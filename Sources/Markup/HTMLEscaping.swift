@@ -1,7 +1,11 @@
 import FeedModel
 
 /// Escaping for the HTML this module writes, and for anyone else who writes HTML (the feed
-/// parser escapes plain-text bodies and re-serializes inline markup with it).
+/// parser escapes plain-text bodies and re-serializes inline markup with it). Also the one
+/// XML text escaping: `feeds export`, `sources.opml` and `digest.atom` write through it, so it
+/// drops every character XML 1.0 forbids (the C0 controls but tab, line feed and carriage
+/// return; U+FFFE and U+FFFF; surrogates cannot occur in a Swift string), and its output is
+/// always well-formed XML text.
 public enum HTMLEscaping {
     /// `text` as element content (see `appendText`).
     public static func text(_ text: String) -> String {
@@ -20,7 +24,8 @@ public enum HTMLEscaping {
     /// Appends `text` as element content: `&`, `<`, `>` escaped; NUL and the C0 controls other
     /// than tab and line feed dropped (form feed too: the sanitizer drops it, and a description
     /// must come out of sanitizing unchanged; found by fuzzing); a carriage return becomes a line
-    /// feed (or disappears before one), so that reading the output back gives the same text.
+    /// feed (or disappears before one), so that reading the output back gives the same text;
+    /// U+FFFE and U+FFFF dropped (not XML characters).
     static func appendText(_ text: String, to out: inout String) {
         append(text, to: &out, attribute: false)
     }
@@ -45,6 +50,7 @@ public enum HTMLEscaping {
     /// The bytes that `append` does not copy as they are.
     @inline(__always) static func needsWork(_ b: UInt8) -> Bool {
         b < 0x20 && b != 0x09 && b != 0x0A || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x7F || b == 0xC2
+            || b == 0xEF
     }
 
     /// `appendText` / `appendAttribute` into UTF-8 bytes.
@@ -105,6 +111,11 @@ public enum HTMLEscaping {
             }
             switch b {
             case 0xC2: afterC2 = true
+            case 0xEF where i + 1 < n && p[i] == 0xBF && (p[i + 1] == 0xBE || p[i + 1] == 0xBF):
+                i += 2  // U+FFFE, U+FFFF: forbidden in XML
+            case 0xEF:
+                // Another U+Fxxx: copied whole, so the scan does not stop inside it.
+                out.append(b)
             case 0x26: out.append(contentsOf: "&amp;" as StaticString)
             case 0x3C: out.append(contentsOf: "&lt;" as StaticString)
             case 0x3E: out.append(contentsOf: "&gt;" as StaticString)
@@ -123,7 +134,7 @@ public enum HTMLEscaping {
     /// Flags the bytes of a word that may need work (`needsWork`; see `ByteScan` masks).
     @inline(__always) static func workMask(_ w: UInt64) -> UInt64 {
         ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E)
-            | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x7F) | ByteScan.equalMask(w, 0xC2)
+            | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x7F) | ByteScan.equalMask(w, 0xC2) | ByteScan.equalMask(w, 0xEF)
     }
 
     /// `needsWork` for every byte value.

@@ -203,6 +203,40 @@ extension FeedStore {
         return (sql, values)
     }
 
+    /// Every card, grouped by the UTC day of its sort date, newest day first; within a day in
+    /// the `newest` order (dated cards first). One card at a time: memory does not grow with
+    /// the number of cards (SQLite sorts on disk when it must). The archive pages are written
+    /// from this.
+    public func eachCardByDay(_ body: (StoredCard) throws -> Void) throws {
+        let statement = try db.prepare("""
+            SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
+                   c.updated, c.author, c.kind, c.enclosures, c.source_id,
+                   coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
+                   c.last_seen_at, c.sort_date
+            FROM cards c JOIN sources s ON s.id = c.source_id
+            ORDER BY \(Self.dayOfSortDate) DESC, \(CardOrder.newestOrderBy)
+            """)
+        let enclosures = try EnclosureReader(db)
+        try statement.each([]) { row in try body(try cardFromRow(row, enclosures)) }
+    }
+
+    /// How many cards each UTC day (its first second) has, newest day first.
+    public func cardCountsByDay() throws -> [(day: Timestamp, count: Int)] {
+        try db.prepare("""
+            SELECT \(Self.dayOfSortDate) AS day, count(*) FROM cards c GROUP BY day ORDER BY day DESC
+            """).query([]) { row in (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), row.int(1)) }  // a stored date may be anything
+    }
+
+    /// Cards matching `query` (its limit ignored), counted.
+    public func cardCount(_ query: CardQuery) throws -> Int {
+        let filter = Self.cardFilter(query)
+        return try db.prepare("SELECT count(*) FROM cards c JOIN sources s ON s.id = c.source_id \(filter.whereClause)")
+            .queryOne(filter.values) { $0.int(0) } ?? 0
+    }
+
+    /// The UTC day number of a card's sort date (floor division: also right before 1970).
+    static let dayOfSortDate = "((c.sort_date - ((c.sort_date % 86400) + 86400) % 86400) / 86400)"
+
     /// One card by id, or nil.
     public func card(id: CardID) throws -> StoredCard? {
         try readCards("""
@@ -219,18 +253,21 @@ extension FeedStore {
     func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {
         let statement = try db.prepare(sql)
         let enclosures = try EnclosureReader(db)
-        return try statement.query(values) { row in
-            let card = Card(
-                id: row.string(2), title: row.string(3), description: row.string(4), link: row.string(5),
-                image: row.string(6), published: row.optionalTimestamp(7), updated: row.optionalTimestamp(8),
-                author: row.string(9), enclosures: try enclosures.decode(row.string(11) ?? "[]"),
-                kind: Card.Kind(rawValue: row.string(10) ?? "") ?? .article)
-            return StoredCard(
-                id: CardID(rawValue: row.int64(0)), card: card, key: CardKey(rawValue: row.string(1) ?? ""),
-                sourceID: SourceID(rawValue: row.int64(12)), sourceName: row.string(13) ?? "",
-                isRead: row.bool(14), firstSeenAt: row.timestamp(15), changedAt: row.timestamp(16),
-                lastSeenAt: row.timestamp(17), sortDate: row.timestamp(18))
-        }
+        return try statement.query(values) { row in try cardFromRow(row, enclosures) }
+    }
+
+    /// A row of the listing's columns (see `listing`) as a card.
+    private func cardFromRow(_ row: Row, _ enclosures: EnclosureReader) throws -> StoredCard {
+        let card = Card(
+            id: row.string(2), title: row.string(3), description: row.string(4), link: row.string(5),
+            image: row.string(6), published: row.optionalTimestamp(7), updated: row.optionalTimestamp(8),
+            author: row.string(9), enclosures: try enclosures.decode(row.string(11) ?? "[]"),
+            kind: Card.Kind(rawValue: row.string(10) ?? "") ?? .article)
+        return StoredCard(
+            id: CardID(rawValue: row.int64(0)), card: card, key: CardKey(rawValue: row.string(1) ?? ""),
+            sourceID: SourceID(rawValue: row.int64(12)), sourceName: row.string(13) ?? "",
+            isRead: row.bool(14), firstSeenAt: row.timestamp(15), changedAt: row.timestamp(16),
+            lastSeenAt: row.timestamp(17), sortDate: row.timestamp(18))
     }
 
 }

@@ -35,6 +35,13 @@ final class Statement {
         return rows
     }
 
+    /// Calls `body` with each row in turn, holding none of them: for listings of any length.
+    func each(_ values: [SQLValue] = [], _ body: (Row) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(Row(handle: handle)) }
+    }
+
     /// The first row mapped, or nil when there is none.
     func queryOne<T>(_ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> T? {
         try bind(values)

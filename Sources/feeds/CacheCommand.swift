@@ -32,6 +32,7 @@ enum CacheCommand: Command {
             let s = try cache.stats(now: now)
             Output.standard.line("images: \(s.images) (\(s.bytes) bytes, \(s.expired) expired)")
             Output.standard.line("failed URLs: \(s.failures) (\(s.backingOff) backing off)")
+            if s.leftOut > 0 { Output.standard.line("left out, cache full: \(s.leftOut) (fetched again once they fit)") }
             Output.standard.line("folder: \(cache.directory)")
         case "prune":
             Output.standard.line("pruned \(try cache.evict(now: now, expired: true)) entries")

@@ -13,10 +13,13 @@ enum HTMLCommand: Command {
     usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--no-images]
 
     Writes the digest into DIR: index.html (the latest cards, a row per source), a page per
-    sort order, an archive page per day, a page per source, digest.atom, sources.opml and
+    sort order, an archive page per day (a day of more than 500 cards on further pages
+    DAY-2.html, DAY-3.html, ..., linked), a page per source, digest.atom, sources.opml and
     style.css, with the cards' images copied from the image cache. The pages run no script and
     load nothing from outside DIR. Files whose content did not change are not rewritten, and
     every file is replaced atomically, so DIR can be served while it is being written.
+    DIR may hold files of your own: feeds lists what it wrote in DIR/.feeds-site and deletes
+    only those (pages of days and sources gone, images no card shows), never anything else.
 
     options:
       --out DIR          the folder to write (created when missing)
@@ -25,10 +28,13 @@ enum HTMLCommand: Command {
                          date (YYYY-MM-DD, UTC); default 7d
       --title TEXT       the site's title (default "feeds digest")
       --no-images        do not download images (cached ones are still shown)
+      --allow-internal   let images be on loopback, private and link-local addresses (your
+                         own network) whatever site they are on; without it only images on
+                         their source's own site (scheme, host and port) may be
 
     Prints the path of index.html. Exit status 0, or 2 for usage errors and unwritable folders.
     """
-    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images"])
+    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images", "--allow-internal"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard args.positionals.isEmpty else { throw UsageError("html takes no arguments", command: name) }
@@ -42,17 +48,20 @@ enum HTMLCommand: Command {
         let model = try DigestModel.load(from: workspace.store, options: options)
         let cache = workspace.imageCache()
         if !args.flag("--no-images") {
-            let fetcher = try Fetcher(limits: ImageDownloads.limits(policy: cache.policy))
-            let summary = try cache.download(model.latestImageURLs(options), fetcher: fetcher, now: now)
+            let summary = try ImageDownloads.run(workspace, model: model, since: since, now: now,
+                                                 allowInternal: args.flag("--allow-internal"))
             if Terminal.stdoutIsTTY { Output.standard.line(ImageDownloads.line(summary)) }
         }
-        let cached = try cache.images(for: model.allImageURLs, now: now)
+        let cached = try cache.storedImages()
         let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
+        // The published list: addresses without credentials, local files by name only.
         let items = try workspace.sources().map { s in
-            OPML.ExportItem(url: s.entry.url, title: s.stored.displayName, siteURL: s.stored.feed.link, tags: s.entry.tags)
+            OPML.ExportItem(url: PublicAddress.of(s.entry.url) ?? "", title: model.name(of: s.stored),
+                            siteURL: s.stored.feed.link.flatMap(PublicAddress.of), tags: s.entry.tags)
         }
         let report = try DigestWriter(directory: out, options: options)
             .write(model, images: images, extraFiles: ["sources.opml": OPML.export(items)])
+        try cache.markUsed(report.shownImages, now: now)
         if Terminal.stdoutIsTTY {
             Output.standard.line("\(report.written.count) files written, \(report.unchanged) unchanged, \(report.removed.count) removed")
         }

@@ -16,23 +16,26 @@ extension Workspace {
 enum ImageDownloads {
     /// Fetch limits for images: the cache's size cap as the body cap, four at once per host
     /// (images usually come from one CDN per source), a shorter timeout than feeds get.
-    static func limits(policy: ImageCachePolicy) -> FetchLimits {
+    static func limits(policy: ImageCachePolicy, allowInternal: Bool) -> FetchLimits {
         FetchLimits(userAgent: "feeds/\(Version.string) (feed reader; libcurl)", connectTimeout: .seconds(10),
                     totalTimeout: .seconds(20), maxBodyBytes: policy.maxImageBytes, maxWireBytes: policy.maxImageBytes,
-                    maxRedirects: 5, maxInFlight: 16, maxPerHost: 4)
+                    maxRedirects: 5, maxInFlight: 16, maxPerHost: 4, allowInternalAddresses: allowInternal)
     }
 
-    /// Downloads the images of the cards since `since`; returns the summary.
-    static func run(_ workspace: Workspace, since: Timestamp, now: Timestamp) throws -> ImageDownloadSummary {
+    /// Downloads the images of the cards since `since` (each on an internal address only on
+    /// its source's origin, unless `allowInternal`); returns the summary.
+    static func run(_ workspace: Workspace, model: DigestModel? = nil, since: Timestamp, now: Timestamp,
+                    allowInternal: Bool) throws -> ImageDownloadSummary {
         let options = DigestOptions(since: since, now: now)
-        let model = try DigestModel.load(from: workspace.store, options: options)
+        let model = try model ?? DigestModel.load(from: workspace.store, options: options)
         let cache = workspace.imageCache()
-        let fetcher = try Fetcher(limits: limits(policy: cache.policy))
-        return try cache.download(model.latestImageURLs(options), fetcher: fetcher, now: now)
+        let fetcher = try Fetcher(limits: limits(policy: cache.policy, allowInternal: allowInternal))
+        return try cache.download(model.latestImageURLs(options), sources: model.latestImageSources(options), fetcher: fetcher, now: now)
     }
 
     static func line(_ s: ImageDownloadSummary) -> String {
         "images: \(s.stored) downloaded, \(s.notModified) not modified, \(s.failed) failed, \(s.skipped) cached or backing off"
+            + (s.leftOut > 0 ? ", \(s.leftOut) left out (cache full)" : "")
     }
 }
 

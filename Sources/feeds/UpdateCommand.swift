@@ -28,13 +28,18 @@ enum UpdateCommand: Command {
       --timeout SECONDS      time allowed for one transfer (default 30)
       --connect-timeout S    time allowed to connect (default 10)
       --max-size BYTES       largest feed, compressed and decompressed (default 32 MiB; K/M suffix)
+      --allow-internal       let redirects, images and preview pages reach loopback, private
+                             and link-local addresses (your own network) on any site; without
+                             it only a source's own site (scheme, host, port) may be on one,
+                             checked on the address connected to (through a proxy
+                             from the environment: on addresses written in the URL)
 
     exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
     """
     /// `--isolated-child ID` is not for people: it is how an update runs one isolated source in a
     /// process of its own (see `IsolatedFetch`); not in the help.
     static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size", "--isolated-child"],
-                                     flags: ["--all", "--wait", "--verbose", "-v", "--images"])
+                                     flags: ["--all", "--wait", "--verbose", "-v", "--images", "--allow-internal"])
 
     /// Options the child of an isolated fetch gets from its parent, as given.
     static let forwarded = ["--timeout", "--connect-timeout", "--max-size"]
@@ -71,7 +76,8 @@ enum UpdateCommand: Command {
         if verbose { Output.standard.line(summary.line) }
         if args.flag("--images") {
             let now = UpdateRunner.systemClock()
-            let images = try ImageDownloads.run(workspace, since: Timestamp(secondsSince1970: now.secondsSince1970 - 7 * 86_400), now: now)
+            let images = try ImageDownloads.run(workspace, since: Timestamp(secondsSince1970: now.secondsSince1970 - 7 * 86_400), now: now,
+                                                allowInternal: limits.allowInternalAddresses)
             if verbose { Output.standard.line(ImageDownloads.line(images)) }
         }
         return summary.failed > 0 ? .someFailed : .ok
@@ -129,6 +135,7 @@ enum UpdateCommand: Command {
         var base: [String] = global.home.map { ["--home", $0] } ?? []
         base.append("update")
         for option in forwarded { if let value = args.value(option) { base += [option, value] } }
+        if args.flag("--allow-internal") { base.append("--allow-internal") }
         let prefix = base
         // The transfer's own time, then as long again for parsing and saving.
         let seconds = Double(limits.totalTimeout.components.seconds) * 2 + 30
@@ -170,6 +177,7 @@ enum UpdateCommand: Command {
             limits.maxBodyBytes = n * factor
             limits.maxWireBytes = n * factor
         }
+        limits.allowInternalAddresses = args.flag("--allow-internal")
         return limits
     }
 }

@@ -25,7 +25,8 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "update", "--all"]).status, 0)
 
         let site = dir.path + "/site"
-        let first = try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2006-01-01", "--title", "Pics digest"])
+        // The source is a local file, its images on loopback: allowed by --allow-internal only.
+        let first = try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2006-01-01", "--title", "Pics digest", "--allow-internal"])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(first.stdout, site + "/index.html\n")
         let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
@@ -44,7 +45,7 @@ final class HTMLCommandTests: XCTestCase {
         // A rerun changes nothing and asks the server for nothing.
         let before = server.requests.count
         let modified = try FileManager.default.attributesOfItem(atPath: site + "/index.html")[.modificationDate] as? Date
-        XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2006-01-01", "--title", "Pics digest"]).status, 0)
+        XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2006-01-01", "--title", "Pics digest", "--allow-internal"]).status, 0)
         XCTAssertEqual(server.requests.count, before)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: site + "/index.html")[.modificationDate] as? Date, modified)
 
@@ -69,7 +70,7 @@ final class HTMLCommandTests: XCTestCase {
             """
         try feed.write(to: dir.file("p.rss"), atomically: false, encoding: .utf8)
         try "p.rss\n".write(to: dir.file("sources"), atomically: false, encoding: .utf8)
-        let update = try FeedsCommand.run(["--home", dir.path, "update", "--all", "--images", "--verbose"])
+        let update = try FeedsCommand.run(["--home", dir.path, "update", "--all", "--images", "--verbose", "--allow-internal"])
         XCTAssertEqual(update.status, 0, update.stderr)
         XCTAssertTrue(update.stdout.contains("images: 1 downloaded, 0 not modified, 0 failed"), update.stdout)
         XCTAssertEqual(server.requests(path: "/p.gif").count, 1)

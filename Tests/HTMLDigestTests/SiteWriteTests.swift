@@ -37,7 +37,7 @@ final class SiteWriteTests: DigestTestCase {
         let blog = try XCTUnwrap(try store.source(url: "https://blog.example.org/feed"))
         XCTAssertTrue(try store.removeSource(blog.id))
         let report = try writeSite()
-        XCTAssertEqual(report.removed, ["archive/2026-10-20.html", "archive/2026-11-28.html", "sources/1.html", "images/aaaa.png"])
+        XCTAssertEqual(report.removed, ["archive/2026-10-20.html", "archive/2026-11-28.html", "images/aaaa.png", "sources/1.html"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: site + "/sources/1.html"))
     }
 

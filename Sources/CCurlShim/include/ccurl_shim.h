@@ -49,6 +49,15 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 CURLcode ccurl_easy_setopt_datafn(CURL *h, CURLoption o, ccurl_data_callback f);
 typedef int (*ccurl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 CURLcode ccurl_easy_setopt_xferinfofn(CURL *h, CURLoption o, ccurl_xferinfo_callback f);
+/* Called before curl opens a socket to `address` (a new connection: every redirect hop that
+   needs one, every address happy eyeballs tries); returns the socket, or CURL_SOCKET_BAD to
+   refuse that address before any packet is sent. */
+typedef curl_socket_t (*ccurl_opensocket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+CURLcode ccurl_easy_setopt_opensocketfn(CURL *h, CURLoption o, ccurl_opensocket_callback f);
+/* Called before each request is sent, on a new or a reused connection (libcurl 7.80+), with
+   the address connected to; returns CURL_PREREQFUNC_OK or CURL_PREREQFUNC_ABORT. */
+typedef int (*ccurl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+CURLcode ccurl_easy_setopt_prereqfn(CURL *h, CURLoption o, ccurl_prereq_callback f);
 CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v);
 CURLcode ccurl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v);
 CURLcode ccurl_easy_getinfo_str(CURL *h, CURLINFO i, char **v);
