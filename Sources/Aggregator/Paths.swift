@@ -58,6 +58,8 @@ public enum AggregatorError: Error, LocalizedError, Equatable, Sendable {
     case opml(String)
     case noSuchSource(String)
     case lock(path: String, reason: String)
+    /// A page to find feeds on could not be fetched.
+    case discovery(url: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -68,6 +70,7 @@ public enum AggregatorError: Error, LocalizedError, Equatable, Sendable {
         case let .opml(message): return "OPML: \(message)"
         case let .noSuchSource(what): return "no source matches '\(what)': see 'feeds sources' for the list"
         case let .lock(path, reason): return "cannot lock \(path): \(reason)"
+        case let .discovery(url, reason): return "cannot fetch \(url) to find its feed: \(reason)"
         }
     }
 }

@@ -9,6 +9,7 @@ enum CLI {
             UpdateCommand.self,
             SourcesCommand.self,
             AddCommand.self,
+            DiscoverCommand.self,
             RemoveCommand.self,
             ImportCommand.self,
             ExportCommand.self,

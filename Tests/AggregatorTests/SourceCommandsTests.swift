@@ -7,14 +7,14 @@ final class SourceCommandsTests: XCTestCase {
     func testAddListRemove() throws {
         let home = TemporaryDirectory()
         let feeds = ["--home", home.path]
-        let add = try CLIRun.run(feeds + ["add", "https://a.example/feed", "--name", "Site A", "--tags", "x,y", "--every", "2h"])
+        let add = try CLIRun.run(feeds + ["add", "--as-is", "https://a.example/feed", "--name", "Site A", "--tags", "x,y", "--every", "2h"])
         XCTAssertEqual(add.status, 0, add.stderr)
         let text = try String(contentsOf: home.file("sources"), encoding: .utf8)
         XCTAssertTrue(text.contains("https://a.example/feed name=\"Site A\" tags=x,y every=2h\n"), text)
-        XCTAssertEqual(try CLIRun.run(feeds + ["add", "https://a.example/feed"]).status, 2, "already listed")
-        XCTAssertEqual(try CLIRun.run(feeds + ["add", "https://b.example/f", "--every", "soon"]).status, 2)
+        XCTAssertEqual(try CLIRun.run(feeds + ["add", "--as-is", "https://a.example/feed"]).status, 2, "already listed")
+        XCTAssertEqual(try CLIRun.run(feeds + ["add", "--as-is", "https://b.example/f", "--every", "soon"]).status, 2)
         XCTAssertEqual(try CLIRun.run(feeds + ["add", "gopher://b.example/f"]).status, 2)
-        XCTAssertEqual(try CLIRun.run(feeds + ["add", "https://b.example/f"]).status, 0)
+        XCTAssertEqual(try CLIRun.run(feeds + ["add", "--as-is", "https://b.example/f"]).status, 0)
 
         let list = try CLIRun.run(feeds + ["sources"])
         XCTAssertEqual(list.status, 0)

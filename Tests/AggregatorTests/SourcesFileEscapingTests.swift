@@ -134,7 +134,7 @@ final class SourcesFileEscapingTests: XCTestCase {
             let name = "N\(n)" + Self.hostileValue(&random).replacingOccurrences(of: "\u{00}", with: "")
             names.append(name)
             let r = n % 2 == 0
-                ? try feeds(home, ["add", "https://e.example/\(n)", "--name", name, "--tags", "t\(n)," + Self.hostileValue(&random).replacingOccurrences(of: "\u{00}", with: "")])
+                ? try feeds(home, ["add", "--as-is", "https://e.example/\(n)", "--name", name, "--tags", "t\(n)," + Self.hostileValue(&random).replacingOccurrences(of: "\u{00}", with: "")])
                 : try feeds(home, ["add", "--search", "ddg", "q\(n) " + Self.hostileValue(&random).replacingOccurrences(of: "\u{00}", with: ""), "--name", name])
             XCTAssertEqual(r.status, 0, "\(name.debugDescription): \(r.stderr)")
         }
