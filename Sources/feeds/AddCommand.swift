@@ -11,7 +11,8 @@ enum AddCommand: Command {
     usage: feeds add URL|PATH [--name NAME] [--tags a,b] [--every 30m] [--as-is] [--allow-internal]
            feeds add --search ENGINE "QUERY" [--endpoint URL|PATH] [--preview] [--name NAME] [--tags a,b] [--every 6h]
 
-    Appends one line to the sources file (see README for its format). The source is fetched by
+    Appends one line to the sources file (see README for its format). An address without a
+    scheme that names no existing file (example.org/feed) is taken as https://. The source is fetched by
     the next 'feeds update'. With --search, the source is a saved web search whose results are
     saved as cards (engines: ddg, searxng, opensearch, susi, hn).
 
@@ -44,6 +45,10 @@ enum AddCommand: Command {
             throw UsageError("--endpoint and --preview go with --search ENGINE", command: name)
         }
         var target = args.positionals[0]
+        if search == nil, let web = TypedAddress.webURL(forTyped: target, folder: try sourcesFolder(global)) {
+            Output.standard.line("\(target) is no file here: taken as \(web)")
+            target = web
+        }
         if let e = args.value("--every"), Interval.parse(e) == nil {
             throw UsageError("--every \(e) is not an interval: write like 30m, 2h or 1d", command: name)
         }
@@ -80,6 +85,11 @@ enum AddCommand: Command {
         _ = try global.workspace()
         Output.standard.line("added \(entry.url) to \(paths.sourcesFile)")
         return .ok
+    }
+
+    /// Where relative paths of the sources file are resolved (see `Workspace.sourcesFolder`).
+    static func sourcesFolder(_ global: GlobalOptions) throws -> String {
+        ((try global.paths().sourcesFile as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
     }
 
     /// The feed to add for `url`: itself when it is a feed, else the one its page leads to

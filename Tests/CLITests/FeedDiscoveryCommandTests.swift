@@ -129,3 +129,40 @@ final class FeedDiscoveryCommandTests: XCTestCase {
         XCTAssertFalse(sources(dir).contains("posts.rss"), sources(dir))
     }
 }
+
+/// Issue 19: `feeds add example.org/feed` (no scheme, no such file) means https://; a path that
+/// exists stays a path.
+final class SchemelessAddCommandTests: XCTestCase {
+    func testAnAddressWithoutSchemeIsHTTPSUnlessAFileIsThere() throws {
+        let dir = TemporaryDirectory("feeds-cli-schemeless")
+        let add = try FeedsCommand.run(["--home", dir.path, "add", "--as-is", "example.invalid/feed"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertTrue(add.stdout.hasPrefix("example.invalid/feed is no file here: taken as https://example.invalid/feed\n"), add.stdout)
+        let text = try String(contentsOf: dir.file("sources"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\nhttps://example.invalid/feed\n"), text)
+
+        // Files that exist, as typed or next to the sources file, stay paths.
+        try "<rss/>".write(to: dir.file("local.example.org"), atomically: false, encoding: .utf8)
+        let local = try FeedsCommand.run(["--home", dir.path, "add", "local.example.org"])
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertFalse(local.stdout.contains("taken as"), local.stdout)
+        XCTAssertTrue(try String(contentsOf: dir.file("sources"), encoding: .utf8).contains("\nlocal.example.org\n"))
+
+        // Names that are no host stay as written (and a missing feed file is not a web address).
+        for typed in ["feed.xml", "notes", "./x.org/feed", "a b.org/feed"] {
+            let r = try FeedsCommand.run(["--home", dir.path, "add", "--as-is", typed])
+            XCTAssertFalse(r.stdout.contains("taken as"), typed + ": " + r.stdout)
+        }
+    }
+
+    func testWithoutSchemeTheHTTPSAddressIsTheOneFetched() throws {
+        let dir = TemporaryDirectory("feeds-cli-schemeless")
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        // The loopback server speaks http only: its https address fails, and says which it tried.
+        let add = try FeedsCommand.run(["--home", dir.path, "add", "127.0.0.1:\(site.port)/feed.xml"])
+        XCTAssertTrue(add.stdout.contains("taken as https://127.0.0.1:\(site.port)/feed.xml"), add.stdout)
+        XCTAssertTrue(add.stderr.contains("cannot fetch https://127.0.0.1:\(site.port)/feed.xml to find its feed"), add.stderr)
+        XCTAssertEqual(add.status, 1)
+    }
+}
