@@ -178,6 +178,17 @@ public struct UpdateRunner {
         }
         var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
         var requests: [FetchRequest] = []
+        let claims = RedirectClaims(try workspace.sources(), folder: workspace.sourcesFolder, sourcesFile: workspace.paths.sourcesFile)
+        // A source whose recorded redirect leads to another line's address is not fetched: that
+        // line's cards are the ones kept; the person is told which line to delete, at every run.
+        var duplicates: [SourceReport] = []
+        chosen.removeAll { source in
+            guard source.entry.search == nil, let moved = source.stored.fetchURL,
+                  let warning = claims.conflict(source.entry, redirectsTo: moved) else { return false }
+            duplicates.append(SourceReport(sourceID: source.stored.id, name: source.stored.displayName, url: source.entry.url,
+                                           outcome: .notModified, note: warning, warnings: []))
+            return true
+        }
         for var source in chosen {
             // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
             if case .named = selection, source.stored.isDisabled {
@@ -201,8 +212,8 @@ public struct UpdateRunner {
                                          internalScope: .sameOriginAs(own)))
         }
         var summary = UpdateSummary()
-        let total = interrupted.count + requests.count + isolated.count
-        for report in interrupted {
+        let total = interrupted.count + duplicates.count + requests.count + isolated.count
+        for report in interrupted + duplicates {
             summary.reports.append(report)
             progress(report, summary.reports.count, total)
         }
@@ -251,7 +262,7 @@ public struct UpdateRunner {
                 return
             }
             let now = clock()
-            let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now)
+            let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now, claims: claims)
             guard let response else { return finished(report) }
             let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now)
             let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
@@ -389,7 +400,7 @@ public struct UpdateRunner {
     /// `statusMessage` lets a caller say more about a status than the feed wording.
     func receive(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
                  result: Result<FetchResponse, FetchError>, store: FeedStore, now: Timestamp,
-                 statusMessage: (Int) -> String? = { _ in nil })
+                 claims: RedirectClaims? = nil, statusMessage: (Int) -> String? = { _ in nil })
         -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
         var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
@@ -420,6 +431,12 @@ public struct UpdateRunner {
             // A search's URL is made from its line at each run, so a redirect is not recorded.
             if source.entry.search == nil, let moved = response.permanentRedirect, moved != request.url, status == 304 || (200...299).contains(status) {
                 try store.updateFetchURL(sourceID: id, to: moved)
+                if let warning = claims?.conflict(source.entry, redirectsTo: moved) {
+                    // Another line's address: its cards are that line's; these are not saved.
+                    try store.recordNotModified(sourceID: id, now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: hints))
+                    report.note = warning
+                    return (nil, hints, report)
+                }
                 report.note = "\(report.name): moved permanently to \(moved); feeds now fetches that address (the sources file still lists \(source.entry.url): update it when convenient)"
             }
             hints.maxAge = response.maxAgeSeconds

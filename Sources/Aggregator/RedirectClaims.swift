@@ -1,0 +1,47 @@
+import FeedModel
+import Storage
+
+/// Which line of the sources file fetches each address, so that a permanent redirect onto an
+/// address another line already fetches is caught instead of saving every card twice (issue 19:
+/// a 301 to a URL another source lists duplicated all 30 of its cards). Addresses compare in
+/// their normalized form (`WebAddress.normalizedForIdentity`). A line's own URL claims its
+/// address before any recorded redirect target does; among redirect targets the earlier line
+/// wins, and during a run the first redirect recorded.
+/// Used on the run's one saving thread only.
+final class RedirectClaims {
+    struct Claim {
+        var line: Int
+        /// The line's own URL (else a redirect it recorded).
+        var listed: Bool
+    }
+
+    private var byAddress: [String: Claim] = [:]
+    let sourcesFile: String
+
+    init(_ sources: [(entry: SourceEntry, stored: StoredSource)], folder: String, sourcesFile: String) {
+        self.sourcesFile = sourcesFile
+        for s in sources where s.entry.search == nil {
+            byAddress[Self.key(s.entry.requestURL(relativeTo: folder))] = Claim(line: s.entry.line, listed: true)
+        }
+        for s in sources where s.entry.search == nil {
+            guard let moved = s.stored.fetchURL else { continue }
+            let key = Self.key(moved)
+            if byAddress[key] == nil { byAddress[key] = Claim(line: s.entry.line, listed: false) }
+        }
+    }
+
+    static func key(_ url: String) -> String { WebAddress(parsing: url).normalizedForIdentity }
+
+    /// The warning for `entry` when `target` (where it now redirects) is another line's; nil when
+    /// it is nobody's or this line's own (then claimed for this line).
+    func conflict(_ entry: SourceEntry, redirectsTo target: String) -> String? {
+        let key = Self.key(target)
+        guard let claim = byAddress[key], claim.line != entry.line else {
+            byAddress[key] = byAddress[key] ?? Claim(line: entry.line, listed: false)
+            return nil
+        }
+        let other = claim.listed ? "which line \(claim.line) already lists" : "which line \(claim.line) already fetches (it redirects there too)"
+        return "\(sourcesFile):\(entry.line): \(entry.url) now redirects to \(target), \(other): delete line \(entry.line) "
+            + "(its cards are not saved twice)"
+    }
+}
