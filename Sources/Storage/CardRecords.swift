@@ -45,6 +45,9 @@ public struct CardQuery: Hashable, Sendable {
     public var since: Timestamp?
     /// At most this many; nil for no limit.
     public var limit: Int?
+    /// The sources `tag` names (`TagMatch`, case aside), found before the query runs
+    /// (`FeedStore.resolvingTag`): the SQL then filters by source id, which an index answers.
+    var taggedSources: [SourceID]?
 
     public init(sourceID: SourceID? = nil, tag: String? = nil, unreadOnly: Bool = false,
                 since: Timestamp? = nil, limit: Int? = nil) {

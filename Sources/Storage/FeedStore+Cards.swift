@@ -5,7 +5,7 @@ extension FeedStore {
     /// Cards matching `query`, in `order` (see `CardOrder` for the exact tie breaks).
     /// `.relevance` ranks search matches; a plain listing has none and lists in `.newest` order.
     public func cards(_ query: CardQuery = CardQuery(), order: CardOrder = .default) throws -> [StoredCard] {
-        let listing = Self.listing(query, order: order)
+        let listing = Self.listing(try resolvingTag(query), order: order)
         return try readCards(listing.sql, listing.values)
     }
 
@@ -34,6 +34,7 @@ extension FeedStore {
 
     /// `search(_:query:order:)` with the relevance window as a parameter (the tests use a small one).
     func search(_ text: String, query: CardQuery, order: CardOrder, window: Int) throws -> [StoredCard] {
+        let query = try resolvingTag(query)
         guard !text.allSatisfy(\.isWhitespace) else {
             throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
         }
@@ -97,16 +98,19 @@ extension FeedStore {
     /// aside), for `CardIDFilter`.
     static func filteredIDs(_ query: CardQuery, atMost: Int) -> (sql: String, values: [SQLValue]) {
         let filter = cardFilter(query)
-        // The sources only for a tag: an index of cards alone answers the other filters.
-        let from = query.tag == nil ? "cards c" : "cards c JOIN sources s ON s.id = c.source_id"
-        return ("SELECT c.id FROM \(from) \(filter.whereClause) LIMIT \(max(0, atMost))", filter.values)
+        // An index of cards alone answers every filter (a tag is a list of source ids by now).
+        return ("SELECT c.id FROM cards c \(filter.whereClause) LIMIT \(max(0, atMost))", filter.values)
     }
 
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
     private static func cardFilter(_ query: CardQuery) -> CardFilter {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
-        if let tag = query.tag { filter.add("instr(' ' || s.tags || ' ', ' ' || ? || ' ') > 0", .text(tag)) }
+        if query.tag != nil {
+            // Ids are integers from the store: written into the statement, never text from outside.
+            let ids = (query.taggedSources ?? []).map { String($0.rawValue) }.joined(separator: ",")
+            filter.add("c.source_id IN (\(ids))")
+        }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
         return filter
@@ -229,7 +233,7 @@ extension FeedStore {
 
     /// Cards matching `query` (its limit ignored), counted.
     public func cardCount(_ query: CardQuery) throws -> Int {
-        let filter = Self.cardFilter(query)
+        let filter = Self.cardFilter(try resolvingTag(query))
         return try db.prepare("SELECT count(*) FROM cards c JOIN sources s ON s.id = c.source_id \(filter.whereClause)")
             .queryOne(filter.values) { $0.int(0) } ?? 0
     }
@@ -298,5 +302,18 @@ private extension String {
     func replacingPlaceholder(with numbered: String) -> String {
         guard let mark = firstIndex(of: "?") else { return self }
         return self[..<mark] + numbered + self[index(after: mark)...]
+    }
+}
+
+extension FeedStore {
+    /// `query` with the sources its tag names found (`TagMatch`: case aside, in every script).
+    /// Every public listing resolves its query through this before building SQL.
+    func resolvingTag(_ query: CardQuery) throws -> CardQuery {
+        guard let tag = query.tag, query.taggedSources == nil else { return query }
+        var resolved = query
+        resolved.taggedSources = try db.prepare("SELECT id, tags FROM sources").query {
+            (SourceID(rawValue: $0.int64(0)), TagList.decode($0.string(1) ?? ""))
+        }.filter { TagMatch.matches($0.1, tag) }.map(\.0)
+        return resolved
     }
 }

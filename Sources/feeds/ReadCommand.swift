@@ -31,7 +31,7 @@ enum ReadCommand: Command {
           --since WHEN     cards dated from WHEN: a duration back from now (30m, 12h, 2d, 1w)
                            or a date (2026-11-29, 2026-11-29T08:00:00Z)
           --source NAME    one source, by name or URL
-          --tag TAG        sources with this tag
+          --tag TAG        sources with this tag (case aside: tech finds Tech)
           --unread         unread cards only
           --limit N        at most N cards
           --group BY       headings by source or by day (local, or UTC with --utc); default none

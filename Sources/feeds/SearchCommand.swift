@@ -26,7 +26,7 @@ enum SearchCommand: Command {
         \(ReadCommand.orders)
           --since WHEN     cards dated from WHEN (30m, 12h, 2d, 1w, or a date)
           --source NAME    one source, by name or URL
-          --tag TAG        sources with this tag
+          --tag TAG        sources with this tag (case aside: tech finds Tech)
           --unread         unread cards only
           --limit N        at most N cards
           --group BY       headings by source or by day (local, or UTC with --utc)

@@ -9,7 +9,7 @@ enum SourcesCommand: Command {
     static let name = "sources"
     static let summary = "list the sources with their state (last fetch, error, next due, cards)"
     static let help = """
-    usage: feeds sources [--json] [--cards N]
+    usage: feeds sources [--json] [--cards N] [--tag TAG]
 
     Lists the sources of the sources file in order, with the state of each: last fetch, last
     error, next due time (UTC), and the number of saved cards (unread in parentheses).
@@ -17,12 +17,14 @@ enum SourcesCommand: Command {
     options:
       --json       one JSON array of objects
       --cards N    also list the N newest saved cards of each source
+      --tag TAG    only sources with this tag (case aside: tech finds Tech)
     """
-    static let spec = Arguments.Spec(valued: ["--cards"], flags: ["--json"])
+    static let spec = Arguments.Spec(valued: ["--cards", "--tag"], flags: ["--json"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         let workspace = try global.workspace()
-        let sources = try workspace.sources()
+        var sources = try workspace.sources()
+        if let tag = args.value("--tag") { sources = sources.filter { TagMatch.matches($0.entry.tags, tag) } }
         let out = Output.standard
         var cardsEach = 0
         if let text = args.value("--cards") {
@@ -60,6 +62,10 @@ enum SourcesCommand: Command {
                 out.line("\(orphans.count) source\(orphans.count == 1 ? "" : "s") in the database but not in \(workspace.paths.sourcesFile) (not fetched; cards kept): "
                          + orphans.map { $0.configuration.url }.joined(separator: " ") + " — 'feeds remove URL' deletes them")
             }
+        }
+        if sources.isEmpty, let tag = args.value("--tag") {
+            out.line("no source has the tag \(tag) (tags are on the lines of \(workspace.paths.sourcesFile))")
+            return .ok
         }
         if sources.isEmpty {
             out.line("no sources yet: add one with 'feeds add URL' (sources file: \(workspace.paths.sourcesFile))")

@@ -168,7 +168,7 @@ final class SearchTests: StoreTestCase {
         for window in [3, 20, 1_000] {
             for base in [CardQuery(), CardQuery(unreadOnly: true), CardQuery(sourceID: source), CardQuery(tag: "news"),
                          CardQuery(since: t(1))] {
-                let whole = FeedStore.listing(base, order: .relevance, search: "lime", window: window)
+                let whole = FeedStore.listing(try store.resolvingTag(base), order: .relevance, search: "lime", window: window)
                 XCTAssertFalse(whole.sql.contains("cut AS"))
                 let all = try store.readCards(whole.sql, whole.values).compactMap(\.card.id)
                 XCTAssertFalse(all.isEmpty)
@@ -176,7 +176,7 @@ final class SearchTests: StoreTestCase {
                 for limit in [1, 2, 5, 7, 13, 40] {
                     var query = base
                     query.limit = limit
-                    let limited = FeedStore.listing(query, order: .relevance, search: "lime", window: window)
+                    let limited = FeedStore.listing(try store.resolvingTag(query), order: .relevance, search: "lime", window: window)
                     XCTAssertTrue(limited.sql.contains("cut AS"))
                     XCTAssertEqual(try store.readCards(limited.sql, limited.values).compactMap(\.card.id),
                                    Array(all.prefix(limit)), "window \(window), \(query)")
@@ -207,7 +207,7 @@ final class SearchTests: StoreTestCase {
                 for limit in [nil, 1, 6] {
                     var query = base
                     query.limit = limit
-                    let joined = FeedStore.listing(query, order: .relevance, search: "plum", window: window)
+                    let joined = FeedStore.listing(try store.resolvingTag(query), order: .relevance, search: "plum", window: window)
                     let expected = try store.readCards(joined.sql, joined.values).compactMap(\.card.id)
                     XCTAssertEqual(try store.search("plum", query: query, order: .relevance, window: window).compactMap(\.card.id),
                                    expected, "window \(window), \(query)")

@@ -109,7 +109,7 @@ final class SortOrderTests: StoreTestCase {
     // MARK: - Index scans, never a sort of everything
 
     private func plan(_ query: CardQuery, _ order: CardOrder) throws -> String {
-        let listing = FeedStore.listing(query, order: order)
+        let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
         return try store.db.prepare("EXPLAIN QUERY PLAN " + listing.sql)
             .query(listing.values) { $0.string(3) ?? "" }.joined(separator: "\n")
     }
