@@ -20,13 +20,23 @@ final class ParsePool: @unchecked Sendable {
         var options: ParseOptions
         /// Cards kept at most: the first ones in the document's order (`max-items=`).
         var maxItems = Int.max
+        /// The source's `skip=`/`keep=` rules, applied to each card as it is parsed.
+        var rules: [CardRule] = []
+    }
+
+    /// What a source's rules did to one document.
+    struct RuleTally: Sendable {
+        /// Cards the rules kept from being saved.
+        var skipped = 0
+        /// The rules' time budget ran out: the rest of the document's cards were saved unfiltered.
+        var stopped = false
     }
 
     enum Outcome: Sendable {
         /// The feed (its `cards` empty: they are in `prepared`), the number of cards kept, those
         /// cards ready to save (search text included), and how many more the document had past
         /// the job's `maxItems` (parsed, checked, not kept).
-        case parsed(ParsedFeed, cardCount: Int, prepared: PreparedCards, dropped: Int)
+        case parsed(ParsedFeed, cardCount: Int, prepared: PreparedCards, dropped: Int, rules: RuleTally = RuleTally())
         /// The parser's error message.
         case failed(String)
     }
@@ -142,14 +152,18 @@ final class ParsePool: @unchecked Sendable {
             // never holds a million cards (the parser itself keeps one item at a time).
             var cards: [Card] = []
             var dropped = 0
+            let filter = CardRuleFilter(job.rules)
             let parser = FeedStreamParser(options: job.options) { card in
+                // Rules first, so the cards kept fill max-items.
+                if let filter, !filter.admits(card) { return }
                 if cards.count < job.maxItems { cards.append(card) } else { dropped += 1 }
             }
             try parser.push(job.body)
             let summary = try parser.finish()
             let feed = ParsedFeed(feed: summary.feed, cards: [], format: summary.format, warnings: summary.warnings)
             let prepared = PreparedCards(cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
-            return .parsed(feed, cardCount: cards.count, prepared: prepared, dropped: dropped)
+            return .parsed(feed, cardCount: cards.count, prepared: prepared, dropped: dropped,
+                           rules: RuleTally(skipped: filter?.skipped ?? 0, stopped: filter?.stopped ?? false))
         } catch {
             return .failed(error.localizedDescription)
         }

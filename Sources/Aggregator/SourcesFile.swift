@@ -20,6 +20,8 @@ public struct SourceEntry: Sendable, Hashable {
     public var line: Int
     /// Set for a saved search (`search:ENGINE "QUERY"` line); `url` is then its identity.
     public var search: SavedSearch?
+    /// `skip=` and `keep=` rules: the line's own, then the `global` line's (see `CardRule`).
+    public var rules: [CardRule] = []
 
     public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
                 keepDays: Int? = nil, keepCount: Int? = nil, maxItems: Int? = nil, maxCards: Int? = nil,
@@ -83,6 +85,7 @@ public struct SourceEntry: Sendable, Hashable {
         if let keepCount { parts.append("keep-cards=\(keepCount)") }
         if let maxItems { parts.append("max-items=\(maxItems)") }
         if let maxCards { parts.append("max-cards=\(maxCards)") }
+        for rule in rules where !rule.isGlobal { parts.append(rule.action.rawValue + "=" + SourcesFile.quoted(rule.written)) }
         return parts.joined(separator: " ")
     }
 
@@ -117,7 +120,9 @@ public struct SourceEntry: Sendable, Hashable {
 ///   without it the feed's own hints (ttl, Cache-Control…) decide;
 /// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted);
 /// - `max-items=` items of one fetch kept (default 5,000: the first in the feed's order), and
-///   `max-cards=` cards of the source kept (default 10,000; see `FeedStore.capCards`).
+///   `max-cards=` cards of the source kept (default 10,000; see `FeedStore.capCards`);
+/// - `skip=REGEX`, `keep=REGEX` block and keep rules (`CardRule`), also on a line
+///   `global skip=… keep=…` for every feed.
 /// A URL listed twice is an error, as is an unknown option; errors name the line.
 ///
 /// A saved web search is a line `search:ENGINE "QUERY" [options]` (engines: ddg, searxng,
@@ -141,6 +146,7 @@ public enum SourcesFile {
     public static func parse(_ text: String, path: String = "sources") throws -> [SourceEntry] {
         var entries: [SourceEntry] = []
         var seen: [String: Int] = [:]
+        var globalRules: [CardRule] = []
         // Lines split on the scalar "\n": as Characters, "\r\n" is one Character that is not
         // "\n", and a file saved with CRLF line ends would read as one long line.
         for (index, rawScalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -151,6 +157,10 @@ public enum SourcesFile {
             do { marked = try tokenizeMarked(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
             var words = marked.map(\.word)
             guard var url = words.first else { continue }
+            if url == "global", words.count > 1, !marked[0].quoted {
+                globalRules += try globalLine(words.dropFirst(), bad: bad)
+                continue
+            }
             var search: SavedSearch?
             if url.lowercased().hasPrefix("search:") {
                 let engineName = String(url.dropFirst(7))
@@ -196,6 +206,10 @@ public enum SourcesFile {
                 case "keep-days":
                     guard let n = Int(value), n >= 0 else { throw bad("keep-days=\(value) is not a number of days") }
                     entry.keepDays = n
+                case "keep" where !(value.allSatisfy { $0.isASCII && $0.isNumber } && !value.isEmpty):
+                    // `keep=N`, digits only, is the old spelling of keep-cards=N; anything else a rule.
+                    guard entry.search == nil else { throw bad("keep= goes on feed lines and the global line, not on search lines") }
+                    entry.rules.append(try rule(key, value, isGlobal: false, count: entry.rules.count, bad: bad))
                 case "keep-cards", "keep":
                     guard let n = Int(value), n >= 0 else { throw bad("keep-cards=\(value) is not a number of cards") }
                     entry.keepCount = n
@@ -205,10 +219,13 @@ public enum SourcesFile {
                 case "max-cards":
                     guard let n = Int(value), n >= 1 else { throw bad("max-cards=\(value) is not a number of cards (1 or more)") }
                     entry.maxCards = n
+                case "skip":
+                    guard entry.search == nil else { throw bad("skip= goes on feed lines and the global line, not on search lines") }
+                    entry.rules.append(try rule(key, value, isGlobal: false, count: entry.rules.count, bad: bad))
                 default:
                     guard entry.search != nil else {
                         if SavedSearch.optionNames.contains(key) { throw bad("\(key)= is an option of search lines (search:ENGINE \"QUERY\" \(key)=...)") }
-                        throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=, max-items=, max-cards=")
+                        throw bad("unknown option '\(key)': known are name=, tags=, every=, keep-days=, keep-cards=, max-items=, max-cards=, skip=, keep=")
                     }
                     try entry.search!.setOption(key, value, bad: bad)
                 }
@@ -216,7 +233,33 @@ public enum SourcesFile {
             if let search = entry.search, let reason = search.problem { throw bad(reason) }
             entries.append(entry)
         }
+        if !globalRules.isEmpty {
+            for i in entries.indices where entries[i].search == nil { entries[i].rules += globalRules }
+        }
         return entries
+    }
+
+    /// The rules of a `global skip=… keep=…` line: what every feed's cards go through.
+    static func globalLine(_ words: ArraySlice<String>, bad: (String) -> AggregatorError) throws -> [CardRule] {
+        var rules: [CardRule] = []
+        for word in words {
+            guard let eq = word.unicodeScalars.firstIndex(of: "=") else {
+                throw bad("expected key=value after global, found '\(word)' (quote values with spaces)")
+            }
+            let key = String(word.unicodeScalars[..<eq]).lowercased()
+            guard key == "skip" || key == "keep" else { throw bad("the global line takes skip= and keep= only, found '\(key)='") }
+            rules.append(try rule(key, String(word.unicodeScalars[word.unicodeScalars.index(after: eq)...]), isGlobal: true,
+                                  count: rules.count, bad: bad))
+        }
+        return rules
+    }
+
+    static func rule(_ key: String, _ value: String, isGlobal: Bool, count: Int, bad: (String) -> AggregatorError) throws -> CardRule {
+        guard count < CardRule.maxPerLine else { throw bad("more than \(CardRule.maxPerLine) skip= and keep= rules on one line") }
+        switch CardRule.parse(key == "skip" ? .skip : .keep, value, isGlobal: isGlobal) {
+        case .success(let rule): return rule
+        case .failure(let error): throw bad(error.reason)
+        }
     }
 
     /// Why `url` cannot be a source, or nil when it can.

@@ -268,10 +268,12 @@ public struct UpdateRunner {
             let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
             guard let pool else {
                 return finished(save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options,
-                                                                     maxItems: source.entry.itemLimit)), store: store))
+                                                                     maxItems: source.entry.itemLimit, rules: source.entry.rules)),
+                                     store: store))
             }
             parsing[request.id] = received
-            let job = ParsePool.Job(id: request.id, body: response.body, options: options, maxItems: source.entry.itemLimit)
+            let job = ParsePool.Job(id: request.id, body: response.body, options: options, maxItems: source.entry.itemLimit,
+                                    rules: source.entry.rules)
             // Full: save what is parsed (waiting for it) until there is room.
             while !pool.submit(job) {
                 if let done = pool.next(wait: true) { saveParsed(done) }
@@ -327,7 +329,7 @@ public struct UpdateRunner {
         guard let response else { return received }
         let outcome = ParsePool.parse(.init(id: request.id, body: response.body,
                                             options: ParseOptions(baseURL: response.finalURL, charset: response.charset),
-                                            maxItems: source.entry.itemLimit))
+                                            maxItems: source.entry.itemLimit, rules: source.entry.rules))
         return save(Received(source: source, response: response.withoutBody, hints: hints, report: received, now: now),
                     outcome, store: store)
     }
@@ -341,17 +343,18 @@ public struct UpdateRunner {
             let cardCount: Int
             let prepared: PreparedCards
             let dropped: Int
+            var tally = ParsePool.RuleTally()
             switch outcome {
             case .failed(let message):
                 recordFailure(source, message, report: &report, store: store, now: now)
                 return report
-            case .parsed(let feed, let count, let cards, let past):
-                (parsed, cardCount, prepared, dropped) = (feed, count, cards, past)
+            case .parsed(let feed, let count, let cards, let past, let rules):
+                (parsed, cardCount, prepared, dropped, tally) = (feed, count, cards, past, rules)
             }
             // Nothing recognisable, or an ill-formed document that gave nothing: a failure
             // that keeps the saved cards, rather than a success with zero items.
             // (A refused value, such as a ttl out of range, says nothing about the document.)
-            if parsed.format == nil || (cardCount == 0 && parsed.warnings.contains { !IgnoredValue.isIgnoredValue($0) }) {
+            if parsed.format == nil || (cardCount == 0 && tally.skipped == 0 && parsed.warnings.contains { !IgnoredValue.isIgnoredValue($0) }) {
                 let why = parsed.warnings.first ?? "no feed element found"
                 recordFailure(source, parsed.format == nil ? "not a feed: \(why)" : "malformed feed: \(parsed.warnings.joined(separator: "; "))",
                               report: &report, store: store, now: now)
@@ -361,10 +364,15 @@ public struct UpdateRunner {
             feedHints.feedRefresh = parsed.feed.refreshHintSeconds
             let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, prepared: prepared,
                                             validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
-                                            now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
+                                            now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints),
+                                            skipped: tally.skipped)
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
             report.outcome = .saved(new: saved.new, updated: saved.updated)
             report.warnings = parsed.warnings
+            if tally.stopped {
+                report.limitNotes.append("\(report.name): the skip=/keep= rules took longer than \(CardRuleFilter.fetchBudget) on this feed's "
+                    + "text; its other cards were saved unfiltered (a pattern that backtracks, like (a+)+, is the usual cause)")
+            }
             if dropped > 0 {
                 report.limitNotes.append("\(report.name): the feed lists \(grouped(cardCount + dropped)) items; kept the first "
                     + "\(grouped(cardCount)) in its order (max-items=\(source.entry.itemLimit); raise it on the source's line to keep more)")

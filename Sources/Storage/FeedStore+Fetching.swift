@@ -25,15 +25,18 @@ extension FeedStore {
     /// carry their search text, the new cards' index rows are kept for the next
     /// refresh of the search index once the transaction has committed.
     @discardableResult
+    /// `skipped`: the cards the source's skip/keep rules kept out of this fetch (counted for
+    /// `feeds sources`: the last fetch's, and a running total held below 2^62).
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
-                          validators: CacheValidators, now: Timestamp, nextDue: Timestamp?) throws -> SaveSummary {
+                          validators: CacheValidators, now: Timestamp, nextDue: Timestamp?, skipped: Int = 0) throws -> SaveSummary {
         let updateSource = try cachedStatement("""
             UPDATE sources SET
                 etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,
                 feed_description = ?6, feed_image = ?7, refresh_hint_seconds = ?8,
                 last_attempt_at = ?9, last_success_at = ?9, items_seen_at = ?9,
                 last_error = NULL, consecutive_failures = 0, next_due_at = ?10,
-                reading_since = NULL, isolated_reason = NULL
+                reading_since = NULL, isolated_reason = NULL,
+                skipped_last = ?11, skipped_total = min(skipped_total, 4611686018427387904) + ?11
             WHERE id = ?1
             """)
         let writer = try CardWriter(db, prepare: cachedStatement)
@@ -44,7 +47,7 @@ extension FeedStore {
                 SQLValue(feed.title), SQLValue(feed.link), SQLValue(feed.description),
                 // A zero or negative hint means nothing; dropping it beats failing the CHECK and the save.
                 SQLValue(feed.image), SQLValue(feed.refreshHintSeconds.flatMap { $0 > 0 ? $0 : nil }),
-                SQLValue(now), SQLValue(nextDue),
+                SQLValue(now), SQLValue(nextDue), .integer(Int64(max(0, skipped))),
             ])
             guard db.changes > 0 else { throw StorageError.noSuchSource(id: sourceID) }
             var summary = SaveSummary()

@@ -114,7 +114,7 @@ enum SourceReader {
                    s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
                    s.keep_count, s.created_at,
                    \(countColumns),
-                   s.isolated_reason, s.reading_since
+                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total
             FROM sources s
             WHERE \(condition)
             ORDER BY s.id
@@ -142,7 +142,9 @@ enum SourceReader {
                 readingSince: row.optionalTimestamp(26),
                 createdAt: row.timestamp(22),
                 cardCount: row.int(23),
-                unreadCount: row.int(24))
+                unreadCount: row.int(24),
+                skippedLastFetch: row.int(27),
+                skippedTotal: row.int(28))
         }
     }
 }

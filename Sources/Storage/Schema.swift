@@ -252,7 +252,13 @@ enum Schema {
         ALTER TABLE sources ADD COLUMN reading_since INTEGER;
         ALTER TABLE sources ADD COLUMN isolated_reason TEXT CHECK (isolated_reason <> '');
         """,
-        // Append migration 8 here; never edit the ones above.
+        // 8: cards a source's skip=/keep= rules kept out (issue 19), shown by `feeds sources`:
+        // in its last saved fetch, and in all.
+        """
+        ALTER TABLE sources ADD COLUMN skipped_last INTEGER NOT NULL DEFAULT 0 CHECK (skipped_last >= 0);
+        ALTER TABLE sources ADD COLUMN skipped_total INTEGER NOT NULL DEFAULT 0 CHECK (skipped_total >= 0);
+        """,
+        // Append migration 9 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -72,6 +72,9 @@ public struct StoredSource: Hashable, Sendable {
     public var createdAt: Timestamp
     public var cardCount: Int
     public var unreadCount: Int
+    /// Cards the source's skip/keep rules kept out of its last saved fetch, and of all of them.
+    public var skippedLastFetch = 0
+    public var skippedTotal = 0
 
     /// The URL to request: the redirect target when there is one.
     public var effectiveURL: String { fetchURL ?? configuration.url }

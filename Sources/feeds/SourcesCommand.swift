@@ -12,7 +12,8 @@ enum SourcesCommand: Command {
     usage: feeds sources [--json] [--cards N] [--tag TAG]
 
     Lists the sources of the sources file in order, with the state of each: last fetch, last
-    error, next due time (UTC), and the number of saved cards (unread in parentheses).
+    error, next due time (UTC), the number of saved cards (unread in parentheses), and for a
+    source with skip= or keep= rules the cards they kept out (in the last fetch, and in all).
 
     options:
       --json       one JSON array of objects
@@ -51,6 +52,8 @@ enum SourcesCommand: Command {
                 w.field("isolated", st.isolatedReason)
                 w.field("cards", st.cardCount)
                 w.field("unread", st.unreadCount)
+                w.field("skipped", st.skippedLastFetch)
+                w.field("skippedTotal", st.skippedTotal)
                 out.write("\n" + w.finish())
             }
             out.write("\n]\n")
@@ -82,6 +85,10 @@ enum SourcesCommand: Command {
             out.line(st.displayName)
             out.line("  " + s.entry.url + (st.fetchURL.map { " -> " + $0 } ?? ""))
             out.line("  " + state)
+            if !s.entry.rules.isEmpty || st.skippedTotal > 0 {
+                let rules = s.entry.rules.map { "\($0.action.rawValue)=\($0.written)\($0.isGlobal ? " (global)" : "")" }.joined(separator: " ")
+                out.line("  skipped \(st.skippedLastFetch) in the last fetch, \(st.skippedTotal) in all" + (rules.isEmpty ? "" : " · " + rules))
+            }
             if let error = st.lastError {
                 out.line("  error (\(st.consecutiveFailures)x): " + error)
             }
