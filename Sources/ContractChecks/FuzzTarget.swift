@@ -107,7 +107,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let written = entries.map(\.formatted).joined(separator: "\n")
             let again = try? SourcesFile.parse(written, path: "fuzz")
             // Every field, not only the URL (issue 15: a value must read back as exactly itself).
-            func unnumbered(_ list: [SourceEntry]?) -> [SourceEntry]? { list?.map { var e = $0; e.line = 0; return e } }
+            // The `global` line's rules are copied into each entry when read and are not a line's
+            // own: the writer leaves them out, so they are compared without.
+            func unnumbered(_ list: [SourceEntry]?) -> [SourceEntry]? {
+                list?.map { var e = $0; e.line = 0; e.rules.removeAll(where: \.isGlobal); return e }
+            }
             try Invariant.check(unnumbered(again) == unnumbered(entries), "sources line did not round-trip:\n\(written)")
         }
         if let entries = try? OPML.parse(text) {
