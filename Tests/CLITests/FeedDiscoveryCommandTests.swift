@@ -95,6 +95,26 @@ final class FeedDiscoveryCommandTests: XCTestCase {
         XCTAssertTrue(sources(dir).contains(site.url("/nothing-here")))
     }
 
+    func testTitlesFromThePageNeverReachTheTerminalRaw() throws {
+        let dir = TemporaryDirectory("feeds-cli-discover")
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        // Controls, an escape sequence, a bidi override and a line break, as references and raw.
+        let titles = ["&#27;[2J&#27;]0;owned&#7;", "a&#10;b", "\u{202E}evil", "\u{1B}[31mred", "tab\there"]
+        site.route("/", Self.page(titles.enumerated().map { i, t in
+            "<link rel=alternate type=application/rss+xml href=/f\(i).xml title=\"\(t)\">" }.joined()))
+        let discover = try FeedsCommand.run(["--home", dir.path, "discover", site.url("/")])
+        XCTAssertEqual(discover.status, 0, discover.stderr)
+        XCTAssertEqual(discover.stdout.split(separator: "\n").count, titles.count, discover.stdout)
+        XCTAssertFalse(discover.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0 == "\u{202E}" || $0 == "\u{7F}" },
+                       discover.stdout.debugDescription)
+        let json = try FeedsCommand.run(["--home", dir.path, "discover", "--json", site.url("/")])
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], json.stdout)
+        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, json.stdout.debugDescription)
+        let add = try FeedsCommand.run(["--home", dir.path, "add", site.url("/")])
+        XCTAssertFalse(add.stderr.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0 == "\u{202E}" }, add.stderr.debugDescription)
+    }
+
     func testAFeedIsAddedAsItIsWithOneRequest() throws {
         let dir = TemporaryDirectory("feeds-cli-discover")
         let site = try LoopbackHTTPServer()
