@@ -1,5 +1,4 @@
 import FeedModel
-import Storage
 
 /// Which line of the sources file fetches each address, so that a permanent redirect onto an
 /// address another line already fetches is caught instead of saving every card twice (issue 19:
@@ -18,15 +17,16 @@ final class RedirectClaims {
     private var byAddress: [String: Claim] = [:]
     let sourcesFile: String
 
-    init(_ sources: [(entry: SourceEntry, stored: StoredSource)], folder: String, sourcesFile: String) {
+    /// `entries` in file order; `fetchURLs` the recorded redirect targets by source URL.
+    init(_ entries: [SourceEntry], fetchURLs: [String: String], folder: String, sourcesFile: String) {
         self.sourcesFile = sourcesFile
-        for s in sources where s.entry.search == nil {
-            byAddress[Self.key(s.entry.requestURL(relativeTo: folder))] = Claim(line: s.entry.line, listed: true)
+        for e in entries where e.search == nil {
+            byAddress[Self.key(e.requestURL(relativeTo: folder))] = Claim(line: e.line, listed: true)
         }
-        for s in sources where s.entry.search == nil {
-            guard let moved = s.stored.fetchURL else { continue }
+        for e in entries where e.search == nil {
+            guard let moved = fetchURLs[e.url] else { continue }
             let key = Self.key(moved)
-            if byAddress[key] == nil { byAddress[key] = Claim(line: s.entry.line, listed: false) }
+            if byAddress[key] == nil { byAddress[key] = Claim(line: e.line, listed: false) }
         }
     }
 

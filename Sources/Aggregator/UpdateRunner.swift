@@ -178,7 +178,8 @@ public struct UpdateRunner {
         }
         var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
         var requests: [FetchRequest] = []
-        let claims = RedirectClaims(try workspace.sources(), folder: workspace.sourcesFolder, sourcesFile: workspace.paths.sourcesFile)
+        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.store.fetchURLs(), folder: workspace.sourcesFolder,
+                                    sourcesFile: workspace.paths.sourcesFile)
         // A source whose recorded redirect leads to another line's address is not fetched: that
         // line's cards are the ones kept; the person is told which line to delete, at every run.
         var duplicates: [SourceReport] = []

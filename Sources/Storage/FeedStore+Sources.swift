@@ -54,6 +54,14 @@ extension FeedStore {
     /// Every source's configuration, in the order they were added: what opening a workspace
     /// compares with the sources file. Unlike `sources()` it counts no cards, so its cost does
     /// not grow with the database (it runs before every command).
+    /// The recorded permanent-redirect targets, by source URL (only the sources that have one):
+    /// what a run compares a new redirect with, without counting every source's cards.
+    public func fetchURLs() throws -> [String: String] {
+        Dictionary(try db.prepare("SELECT url, fetch_url FROM sources WHERE fetch_url IS NOT NULL").query {
+            ($0.string(0) ?? "", $0.string(1) ?? "")
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
     public func sourceConfigurations() throws -> [SourceConfiguration] {
         try SourceReader.read(db, where: "1", [], counts: false).map(\.configuration)
     }
