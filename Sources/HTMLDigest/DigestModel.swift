@@ -19,6 +19,8 @@ public struct DigestOptions: Sendable, Hashable {
     /// Cards on one page of an archive day: a longer day gets `DAY-2.html`, `DAY-3.html`, ...
     /// (a feed of a million items on one day made a 226 MB page).
     public var cardsPerArchivePage: Int
+    /// Only the sources with this tag (`TagMatch`: case aside); nil for all.
+    public var tag: String?
 
     public init(title: String = "feeds digest", since: Timestamp, now: Timestamp, cardsPerRow: Int = 20,
                 cardsPerSortPage: Int = 500, cardsPerSourcePage: Int = 200, cardsPerArchivePage: Int = 500) {
@@ -82,13 +84,14 @@ public struct DigestModel {
 
     /// Reads sources, each order's latest cards, and each source's row, page and counts.
     public static func load(from store: FeedStore, options: DigestOptions) throws -> DigestModel {
-        let sources = try store.sources()
+        let sources = try store.sources().filter { source in options.tag.map { TagMatch.matches(source.configuration.tags, $0) } ?? true }
         // The cards carry the name the site may show (the store's falls back to the URL).
         let names = Dictionary(sources.map { ($0.id, name(of: $0)) }, uniquingKeysWith: { a, _ in a })
         func published(_ cards: [StoredCard]) -> [StoredCard] { cards.map { DigestModel.published($0, names) } }
         var sorted: [(CardOrder, [StoredCard])] = []
         for order in pageOrders {
-            sorted.append((order, published(try store.cards(CardQuery(since: options.since, limit: options.cardsPerSortPage), order: order))))
+            sorted.append((order, published(try store.cards(CardQuery(tag: options.tag, since: options.since, limit: options.cardsPerSortPage),
+                                                            order: order))))
         }
         var perSource: [SourceID: SourceCards] = [:]
         for source in sources {

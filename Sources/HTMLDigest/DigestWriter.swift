@@ -55,7 +55,8 @@ public struct DigestWriter {
         try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
 
         // The archive, one page of cards in memory at a time.
-        let days = pages.days(try model.store.cardCountsByDay())
+        let archive = CardQuery(tag: options.tag)
+        let days = pages.days(try model.store.cardCountsByDay(archive))
         try files.write("archive/index.html", pages.archiveIndex(days))
         var dayIndex = 0
         var page = 1
@@ -74,7 +75,7 @@ public struct DigestWriter {
             try files.write("archive/" + SitePages.dayFile(name, page: page), pages.dayPage(shown, page: page, list, &cards))
             list.removeAll(keepingCapacity: true)
         }
-        try model.store.eachCardByDay { card in
+        try model.store.eachCardByDay(archive) { card in
             if let first = list.first, first.sortDate.iso8601.prefix(10) != card.sortDate.iso8601.prefix(10) {
                 try flush()
                 page = 1

@@ -211,24 +211,29 @@ extension FeedStore {
     /// the `newest` order (dated cards first). One card at a time: memory does not grow with
     /// the number of cards (SQLite sorts on disk when it must). The archive pages are written
     /// from this.
-    public func eachCardByDay(_ body: (StoredCard) throws -> Void) throws {
+    /// `query`'s filters (its limit aside) narrow the cards (`feeds html --tag`).
+    public func eachCardByDay(_ query: CardQuery = CardQuery(), _ body: (StoredCard) throws -> Void) throws {
+        let filter = Self.cardFilter(try resolvingTag(query))
         let statement = try db.prepare("""
             SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
                    c.updated, c.author, c.kind, c.enclosures, c.source_id,
                    coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
                    c.last_seen_at, c.sort_date
             FROM cards c JOIN sources s ON s.id = c.source_id
+            \(filter.whereClause)
             ORDER BY \(Self.dayOfSortDate) DESC, \(CardOrder.newestOrderBy)
             """)
         let enclosures = try EnclosureReader(db)
-        try statement.each([]) { row in try body(try cardFromRow(row, enclosures)) }
+        try statement.each(filter.values) { row in try body(try cardFromRow(row, enclosures)) }
     }
 
-    /// How many cards each UTC day (its first second) has, newest day first.
-    public func cardCountsByDay() throws -> [(day: Timestamp, count: Int)] {
-        try db.prepare("""
-            SELECT \(Self.dayOfSortDate) AS day, count(*) FROM cards c GROUP BY day ORDER BY day DESC
-            """).query([]) { row in (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), row.int(1)) }  // a stored date may be anything
+    /// How many cards each UTC day (its first second) has, newest day first; of the cards
+    /// `query`'s filters let through.
+    public func cardCountsByDay(_ query: CardQuery = CardQuery()) throws -> [(day: Timestamp, count: Int)] {
+        let filter = Self.cardFilter(try resolvingTag(query))
+        return try db.prepare("""
+            SELECT \(Self.dayOfSortDate) AS day, count(*) FROM cards c \(filter.whereClause) GROUP BY day ORDER BY day DESC
+            """).query(filter.values) { row in (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), row.int(1)) }  // a stored date may be anything
     }
 
     /// Cards matching `query` (its limit ignored), counted.

@@ -10,7 +10,7 @@ enum HTMLCommand: Command {
     static let name = "html"
     static let summary = "write the digest as static HTML pages (with cached images)"
     static let help = """
-    usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--no-images]
+    usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--tag TAG] [--no-images]
 
     Writes the digest into DIR: index.html (the latest cards, a row per source), a page per
     sort order, an archive page per day (a day of more than 500 cards on further pages
@@ -27,6 +27,7 @@ enum HTMLCommand: Command {
                          of that hour, so reruns within the hour change nothing), or since a
                          date (YYYY-MM-DD, UTC); default 7d
       --title TEXT       the site's title (default "feeds digest")
+      --tag TAG          only the sources with this tag (case aside: tech finds Tech)
       --no-images        do not download images (cached ones are still shown)
       --allow-internal   let images be on loopback, private and link-local addresses (your
                          own network) whatever site they are on; without it only images on
@@ -34,7 +35,7 @@ enum HTMLCommand: Command {
 
     Prints the path of index.html. Exit status 0, or 2 for usage errors and unwritable folders.
     """
-    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title"], flags: ["--no-images", "--allow-internal"])
+    static let spec = Arguments.Spec(valued: ["--out", "--since", "--title", "--tag"], flags: ["--no-images", "--allow-internal"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard args.positionals.isEmpty else { throw UsageError("html takes no arguments", command: name) }
@@ -42,7 +43,8 @@ enum HTMLCommand: Command {
         let out = outValue.hasPrefix("/") ? outValue : FileManager.default.currentDirectoryPath + "/" + outValue
         let now = UpdateRunner.systemClock()
         let since = try SinceOption.parse(args.value("--since") ?? "7d", now: now, command: name)
-        let options = DigestOptions(title: args.value("--title") ?? "feeds digest", since: since, now: now)
+        var options = DigestOptions(title: args.value("--title") ?? "feeds digest", since: since, now: now)
+        options.tag = args.value("--tag")
 
         let workspace = try global.workspace()
         let model = try DigestModel.load(from: workspace.store, options: options)
@@ -55,7 +57,8 @@ enum HTMLCommand: Command {
         let cached = try cache.storedImages()
         let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
         // The published list: addresses without credentials, local files by name only.
-        let items = try workspace.sources().map { s in
+        let listed = Set(model.sources.map(\.id))
+        let items = try workspace.sources().filter { listed.contains($0.stored.id) }.map { s in
             OPML.ExportItem(url: PublicAddress.of(s.entry.url) ?? "", title: model.name(of: s.stored),
                             siteURL: s.stored.feed.link.flatMap(PublicAddress.of), tags: s.entry.tags)
         }

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// Issue 19: tags are case-insensitive (`--tag tech` finds `Tech` from an OPML import) in
-/// `read`, `search` and `sources`, in every script.
+/// `read`, `search`, `sources` and `html`, in every script.
 final class TagCaseCommandTests: XCTestCase {
     func rss(_ title: String) -> String {
         "<rss version=\"2.0\"><channel><title>\(title)</title><item><guid>\(title)</guid><title>\(title) apple</title>"
@@ -34,6 +34,16 @@ final class TagCaseCommandTests: XCTestCase {
         XCTAssertTrue(eco.stdout.contains("Eco apple") && !eco.stdout.contains("Tech apple"), eco.stdout)
         let json = try FeedsCommand.run(["--home", dir.path, "sources", "--json", "--tag", "Öko"])
         XCTAssertTrue(json.stdout.contains("\"url\":\"eco.rss\"") && !json.stdout.contains("tech.rss"), json.stdout)
+        // The digest site of one tag: its sources' cards on every page, the archive included.
+        let site = dir.path + "/site"
+        let html = try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2006-01-01", "--no-images", "--tag", "TECH"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertTrue(index.contains("Tech apple") && !index.contains("Eco apple") && !index.contains("Plain apple"), index)
+        let day = try String(contentsOfFile: site + "/archive/2006-01-02.html", encoding: .utf8)
+        XCTAssertTrue(day.contains("Tech apple") && !day.contains("Eco apple"), day)
+        let opml = try String(contentsOfFile: site + "/sources.opml", encoding: .utf8)
+        XCTAssertEqual(opml.components(separatedBy: "<outline").count, 2, "one source listed: " + opml)
         let none = try FeedsCommand.run(["--home", dir.path, "sources", "--tag", "sport"])
         XCTAssertEqual(none.stdout, "no source has the tag sport (tags are on the lines of \(dir.path)/sources)\n")
     }
