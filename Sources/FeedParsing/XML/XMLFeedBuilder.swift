@@ -145,7 +145,7 @@ final class XMLFeedBuilder {
         // The capture is looked at in place and moved out with `take()`: a copy of it (its
         // buffer and base) would be retained and released on every element.
         if let target = captureSlot.pointee?.target {
-            guard interruptsCapture(target, ns, t) else { captureStart(local, attrs, base: base); return }
+            guard interruptsCapture(target, ns, t, direct: depth == captureSlot.pointee!.depth + 1, attributes: attrs.count) else { captureStart(local, attrs, base: base); return }
             // A feed element inside a plain-text field: the field was never closed in the source.
             var closed = captureSlot.pointee.take()!
             finishCapture(&closed)
@@ -332,11 +332,24 @@ final class XMLFeedBuilder {
     // MARK: - item level
 
     /// Whether a child element ends the capture instead of being written into it.
-    private func interruptsCapture(_ target: CaptureTarget, _ ns: Namespace, _ t: Tag) -> Bool {
+    private func interruptsCapture(_ target: CaptureTarget, _ ns: Namespace, _ t: Tag, direct: Bool, attributes: Int) -> Bool {
+        if ns == .dc || ns == .dcterms || ns == .content { return entry != nil }   // never HTML
         guard ns.isRSS || ns.isAtom else { return false }
         if t == .item || t == .entry { return true }
         switch target {
-        case .content, .summary, .feedDescription, .looseImage: return false   // bodies may hold any markup
+        case .content, .summary, .feedDescription, .looseImage:
+            // Bodies may hold any markup; what HTML has no element for is the item's next field,
+            // reached because the body's end tag is missing. A title or link only right inside
+            // the body while the item has none, and a link only without attributes (HTML's
+            // `<link rel=…>`, an `<svg><title>` are not the item's).
+            guard entry != nil else { return false }
+            switch t {
+            case .guid, .pubDate, .published, .updated, .enclosure, .description: return true
+            case .id, .content: return ns.isAtom
+            case .title: return direct && entry!.title.value == nil
+            case .link: return direct && (attributes == 0 || ns.isAtom) && entry!.link.value == nil
+            default: return false
+            }
         default: break
         }
         switch t {
