@@ -151,6 +151,12 @@ final class XMLFeedBuilder {
             finishCapture(&closed)
             for i in closed.depth..<depth { stack[i].broken = true }
         }
+        if depth == 0, t == .entry, ns.isAtom {
+            // An Atom Entry Document (RFC 4287 4.1.2): the root is the one entry.
+            entry = EntryFields()
+            entryDepth = 0
+            return
+        }
         if skipDepth >= 0 || depth == 0 { return }
         if entry != nil {
             entryStart(ns, t, attrs, base: base, depth: depth)
@@ -254,6 +260,8 @@ final class XMLFeedBuilder {
         case (.feed, .atom03): format = .atom03
         case (.feed, .atom10): format = .atom10
         case (.feed, _): format = .atom
+        case (.entry, .atom03): format = .atom03
+        case (.entry, .atom10): format = .atom10
         case (.channel, _): format = .rss
         default: break
         }
@@ -289,6 +297,9 @@ final class XMLFeedBuilder {
             beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 2)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
+                // An Atom-style link in RSS (`atom:link` without its namespace declared): only
+                // the alternate one is the site (rel="self" is the feed's own URL).
+                guard Self.isAlternate(attrs) else { break }
                 feed.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.feedLink, kind: .text, base: base, depth: depth, rank: 3)
@@ -396,6 +407,7 @@ final class XMLFeedBuilder {
             beginCapture(.title, kind: attrs.value(named: "type") == "html" ? .html : .guess, base: base, depth: depth, rank: 1)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
+                guard Self.isAlternate(attrs) else { break }   // as at the feed level
                 entry!.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3)
@@ -477,8 +489,20 @@ final class XMLFeedBuilder {
         return CardURL.resolve(href, against: base)
     }
 
+    /// Atom 0.3's mode="base64", or an Atom 1.0 type that is a MIME type neither text nor XML
+    /// (RFC 4287 4.1.3.3: such content is base64).
     private func isBase64(_ attrs: SAXAttributes) -> Bool {
-        attrs.value(named: "mode")?.lowercased() == "base64"
+        if attrs.value(named: "mode")?.lowercased() == "base64" { return true }
+        guard let type = attrs.value(named: "type")?.trimmingASCIIWhitespace.lowercased(), type.contains("/") else { return false }
+        let essence = type.split(separator: ";").first.map(String.init) ?? type
+        return !essence.hasPrefix("text/") && !essence.hasSuffix("+xml") && !essence.hasSuffix("/xml")
+            && !(attrs.value(named: "mode")?.lowercased() == "escaped" || attrs.value(named: "mode")?.lowercased() == "xml")
+    }
+
+    /// A link without rel, or rel="alternate".
+    private static func isAlternate(_ attrs: SAXAttributes) -> Bool {
+        guard let rel = attrs.value(named: "rel")?.trimmingASCIIWhitespace.lowercased() else { return true }
+        return rel == "alternate" || rel.isEmpty
     }
 
     private func atomLink(_ attrs: SAXAttributes, base: String?, depth: Int) {
