@@ -314,9 +314,17 @@ public struct UpdateRunner {
             let saved = try store.saveFetch(sourceID: source.stored.id, feed: parsed.feed, prepared: prepared,
                                             validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
                                             now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints))
+            // Degraded until a clean fetch: shown by `feeds sources` (written only when it changes).
+            if parsed.degraded != source.stored.degraded { try store.recordDegraded(sourceID: source.stored.id, note: parsed.degraded) }
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
             report.outcome = .saved(new: saved.new, updated: saved.updated)
             report.warnings = parsed.warnings
+            if let degraded = parsed.degraded, degraded != source.stored.degraded {
+                // Newly degraded (or differently): said without -v too, once; `feeds sources`
+                // shows it until a clean fetch.
+                report.limitNotes.append("\(report.name): \(degraded)")
+                report.warnings.removeAll { $0 == degraded }
+            }
             if dropped > 0 {
                 report.limitNotes.append("\(report.name): the feed lists \(grouped(cardCount + dropped)) items; kept the first "
                     + "\(grouped(cardCount)) in its order (max-items=\(source.entry.itemLimit); raise it on the source's line to keep more)")

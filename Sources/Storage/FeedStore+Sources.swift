@@ -113,7 +113,7 @@ enum SourceReader {
                    s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
                    s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
                    s.keep_count, s.created_at,
-                   \(countColumns)
+                   \(countColumns), s.degraded
             FROM sources s
             WHERE \(condition)
             ORDER BY s.id
@@ -139,7 +139,8 @@ enum SourceReader {
                 disabledReason: row.string(19),
                 createdAt: row.timestamp(22),
                 cardCount: row.int(23),
-                unreadCount: row.int(24))
+                unreadCount: row.int(24),
+                degraded: row.string(25))
         }
     }
 }

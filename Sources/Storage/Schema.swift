@@ -242,7 +242,13 @@ enum Schema {
             INSERT INTO card_search_changes (card_id, floor) VALUES (old.id, (SELECT coalesce(max(id), 0) FROM cards));
         END;
         """,
-        // Append migration 7 here; never edit the ones above.
+        // 7: a source whose last fetch was not well-formed XML is shown as degraded until a
+        // clean fetch (issue 17): what the parser said, as "the XML is not well-formed at line
+        // 212; 37 of 40 items kept, 1 damaged"; NULL after a clean fetch.
+        """
+        ALTER TABLE sources ADD COLUMN degraded TEXT;
+        """,
+        // Append migration 8 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

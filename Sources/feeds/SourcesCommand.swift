@@ -43,6 +43,7 @@ enum SourcesCommand: Command {
                 w.field("lastAttempt", st.lastAttemptAt?.iso8601)
                 w.field("lastSuccess", st.lastSuccessAt?.iso8601)
                 w.field("lastError", st.lastError)
+                w.field("degraded", st.degraded)
                 w.field("failures", st.consecutiveFailures)
                 w.field("nextDue", st.nextDueAt?.iso8601)
                 w.field("disabled", st.disabledReason)
@@ -77,6 +78,9 @@ enum SourcesCommand: Command {
             out.line("  " + state)
             if let error = st.lastError {
                 out.line("  error (\(st.consecutiveFailures)x): " + error)
+            }
+            if let degraded = st.degraded {
+                out.line("  degraded (until a clean fetch): " + degraded)
             }
             if cardsEach > 0 {
                 for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {
