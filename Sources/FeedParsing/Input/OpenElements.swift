@@ -55,9 +55,10 @@ struct OpenElements {
     private(set) var damagedItems = 0
 
     /// A start tag (not an empty-element one) named by `b[from..<to]`.
+    @inline(__always)
     mutating func open(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
         rootSeen = true
-        guard depth < Self.maxDepth, untracked == 0, let source = b.baseAddress else { untracked += 1; return }
+        guard depth < Self.maxDepth, untracked == 0, b.baseAddress != nil else { untracked += 1; return }
         let length = min(to, from + Self.maxName) - from
         let start = used
         if start + length > namesCapacity { grow(&names, &namesCapacity, to: start + length) }
