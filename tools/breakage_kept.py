@@ -55,6 +55,13 @@ ITEM_CLASSES = {
     "body-end-missing": lambda f, k: item(f, k).replace("</description>", "").replace("</summary>", ""),
     "title-end-missing": lambda f, k: item(f, k).replace("</title>", ""),
     "lt-in-attribute": lambda f, k: item(f, k, before_title='<category label="a<b">c</category>'),
+    "item-end-missing": lambda f, k: item(f, k).replace(END[f], "", 1),
+    "amp-and-entity-in-title": lambda f, k: item(f, k, title=f"Q&A &nbsp; {k} &bogus;"),
+    "control-chars": lambda f, k: item(f, k, title=f"bell\x07 {k}", desc="vt\x0b ff\x0c"),
+    "unquoted-attribute": lambda f, k: item(f, k, before_title="<category domain=http://x.example/c>c</category>"),
+    "unclosed-quote": lambda f, k: item(f, k, before_title='<category domain="http://x.example/c>c</category>'),
+    "unclosed-cdata": lambda f, k: item(f, k, desc_raw="<![CDATA[<p>never closed"),
+    "unclosed-comment": lambda f, k: item(f, k, desc_raw="a <!-- never closed"),
 }
 
 DOC_CLASSES = {

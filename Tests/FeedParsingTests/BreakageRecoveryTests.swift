@@ -72,7 +72,17 @@ final class BreakageRecoveryTests: XCTestCase {
         ("body-end-missing", { f, k in
             xml(f, k, intact(k)).replacingOccurrences(of: "</description>", with: "").replacingOccurrences(of: "</summary>", with: "") }),
         ("title-end-missing", { f, k in xml(f, k, intact(k)).replacingOccurrences(of: "</title>", with: "") }),
+        ("item-end-missing", { f, k in xml(f, k, intact(k)).replacingOccurrences(of: end(f), with: "") }),
+        // Others that real feeds have.
+        ("amp-and-entities-in-title", { f, k in xml(f, k, Item(title: "Q&A &nbsp; \(k) &bogus;", description: "b")) }),
+        ("control-characters", { f, k in xml(f, k, Item(title: "bell\u{07} \(k)", description: "vt\u{0B} ff\u{0C}")) }),
+        ("unquoted-attribute", { f, k in
+            xml(f, k, Item(title: "Item \(k)", description: "b", beforeTitle: "<category domain=http://x.example/c>c</category>")) }),
+        ("unclosed-quote", { f, k in
+            xml(f, k, Item(title: "Item \(k)", description: "b", beforeTitle: "<category domain=\"http://x.example/c>c</category>")) }),
     ]
+
+    static let silentlyRepaired: Set<String> = ["amp-and-entities-in-title", "control-characters"]
 
     /// 3. Text before the document.
     static let prologClasses: [(name: String, prolog: String)] = [
@@ -102,8 +112,12 @@ final class BreakageRecoveryTests: XCTestCase {
                     // The broken item's title survives in every class here: the item is kept.
                     XCTAssertTrue(f.cards.contains { $0.link == "http://site.example/\(broken)" }, "\(what): the broken item was lost")
                     XCTAssertEqual(f.cards.count, Self.itemCount, what)
-                    // And a person is told, with the line of the first repair.
-                    XCTAssertTrue(f.warnings.first?.contains("not well-formed at line") == true, "\(what): \(f.warnings)")
+                    // And a person is told, with the line of the first repair when the prepass made
+                    // it (libxml2 repairs an unquoted attribute value itself; a bare `&`, an HTML
+                    // entity and control characters are read as meant, as before, and say nothing).
+                    if Self.silentlyRepaired.contains(name) { continue }
+                    let expected = name == "unquoted-attribute" ? "not well-formed; 9 of 9 items kept" : "not well-formed at line"
+                    XCTAssertTrue(f.warnings.first?.contains(expected) == true, "\(what): \(f.warnings)")
                 }
             }
         }

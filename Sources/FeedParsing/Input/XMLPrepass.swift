@@ -250,7 +250,16 @@ final class XMLPrepass {
                 if ended { state = .content; tagQuote = 0; tagOpened = false; continue }
                 if lessThanInValue {
                     // XML allows no `<` in an attribute value (libxml2 drops the element).
+                    if i + 2 >= n && !final { carry(b, from: i); return }
                     noteRepair()
+                    if i + 2 < n, b[i + 1] == UInt8(ascii: "/"), Self.isNameStart(b[i + 2]) {
+                        // An end tag: the value's closing quote is missing (`domain="x>c</category>`),
+                        // and would be looked for in the items after. The value and the tag end here.
+                        out.append(tagQuote)
+                        out.append(62)
+                        state = .content; tagQuote = 0; tagOpened = false
+                        continue
+                    }
                     out.append(contentsOf: Self.lt)
                     tagPrev = 0
                     i += 1
