@@ -175,4 +175,14 @@ final class BreakageRecoveryTests: XCTestCase {
             XCTAssertEqual(f.cards.count, Self.itemCount)
         }
     }
+
+    /// Deep nesting and stray end tags (hostile): bounded work, the parse ends with the depth
+    /// bound's warning, and the items before the nesting are kept.
+    func testDeepNestingWithStrayEndTagsIsBounded() throws {
+        let items = (0..<3).map { Self.xml(.rss, $0, Self.intact($0)) }.joined()
+        let hostile = String(repeating: "<a>", count: 20_000) + String(repeating: "</b>", count: 20_000)
+        let f = try parseText(Self.document(.rss, [items + "<item><description>" + hostile + "</description></item>"]))
+        for k in 0..<3 { assertIntact(f, k, "deep nesting") }
+        XCTAssertTrue(f.warnings.contains { $0.contains("nested deeper than") }, "\(f.warnings)")
+    }
 }

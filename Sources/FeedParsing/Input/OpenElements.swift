@@ -19,8 +19,10 @@ import Glibc
 struct OpenElements {
     /// Names longer than this are compared on their first `maxName` bytes.
     static let maxName = 128
-    /// Past this depth nothing more is tracked (libxml2 and the builder's depth bound take over).
-    static let maxDepth = 4096
+    /// Past this depth nothing more is tracked (libxml2 and the builder's depth bound, 200 by
+    /// default, take over). It also bounds the search for a stray end tag's element: a chunk
+    /// of deep nesting and stray end tags costs at most this many comparisons per tag.
+    static let maxDepth = 256
 
     /// The open elements' names one after another, and where each ends in `names` (`depth` of
     /// them). Raw storage, freed with `free()`: this runs for every tag of every document, and
