@@ -160,7 +160,8 @@ final class ParsePool: @unchecked Sendable {
             }
             try parser.push(job.body)
             let summary = try parser.finish()
-            let feed = ParsedFeed(feed: summary.feed, cards: [], format: summary.format, warnings: summary.warnings)
+            let feed = ParsedFeed(feed: summary.feed, cards: [], format: summary.format, warnings: summary.warnings,
+                                  degraded: summary.damage?.description)
             let prepared = PreparedCards(cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
             return .parsed(feed, cardCount: cards.count, prepared: prepared, dropped: dropped,
                            rules: RuleTally(skipped: filter?.skipped ?? 0, stopped: filter?.stopped ?? false))

@@ -367,12 +367,20 @@ public struct UpdateRunner {
                                             validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
                                             now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: feedHints),
                                             skipped: tally.skipped)
+            // Degraded until a clean fetch: shown by `feeds sources` (written only when it changes).
+            if parsed.degraded != source.stored.degraded { try store.recordDegraded(sourceID: source.stored.id, note: parsed.degraded) }
             if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
             report.outcome = .saved(new: saved.new, updated: saved.updated)
             report.warnings = parsed.warnings
             if tally.stopped {
                 report.limitNotes.append("\(report.name): the skip=/keep= rules took longer than \(CardRuleFilter.fetchBudget) on this feed's "
                     + "text; its other cards were saved unfiltered (a pattern that backtracks, like (a+)+, is the usual cause)")
+            }
+            if let degraded = parsed.degraded, degraded != source.stored.degraded {
+                // Newly degraded (or differently): said without -v too, once; `feeds sources`
+                // shows it until a clean fetch.
+                report.limitNotes.append("\(report.name): \(degraded)")
+                report.warnings.removeAll { $0 == degraded }
             }
             if dropped > 0 {
                 report.limitNotes.append("\(report.name): the feed lists \(grouped(cardCount + dropped)) items; kept the first "

@@ -138,11 +138,15 @@ public struct ParsedFeed: Sendable {
     public var cards: [Card]
     public var format: FeedFormat?
     public var warnings: [String]
+    /// When the document was not well-formed: what it cost, as the first warning says it.
+    public var degraded: String?
 
-    public init(feed: FeedInfo = FeedInfo(), cards: [Card] = [], format: FeedFormat? = nil, warnings: [String] = []) {
+    public init(feed: FeedInfo = FeedInfo(), cards: [Card] = [], format: FeedFormat? = nil, warnings: [String] = [],
+                degraded: String? = nil) {
         self.feed = feed
         self.cards = cards
         self.format = format
         self.warnings = warnings
+        self.degraded = degraded
     }
 }

@@ -12,6 +12,24 @@ extension FeedDate {
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     ]
 
+    /// Month names in French, German, Spanish, Italian, Portuguese and Dutch, lower case as
+    /// written inside dates; like the English ones, any prefix of three letters or more matches
+    /// ("févr", "Okt", "dic"); no prefix of one names another month, but "jui" (see `month`).
+    static let otherMonths: [(StaticString, Int)] = [
+        ("janvier", 1), ("januar", 1), ("januari", 1), ("enero", 1), ("gennaio", 1), ("janeiro", 1),
+        ("février", 2), ("fevrier", 2), ("februar", 2), ("februari", 2), ("febrero", 2), ("febbraio", 2), ("fevereiro", 2),
+        ("mars", 3), ("märz", 3), ("maerz", 3), ("marzo", 3), ("março", 3), ("marco", 3), ("maart", 3),
+        ("avril", 4), ("abril", 4), ("aprile", 4),
+        ("mai", 5), ("mayo", 5), ("maggio", 5), ("maio", 5), ("mei", 5),
+        ("juin", 6), ("juni", 6), ("junio", 6), ("giugno", 6), ("junho", 6),
+        ("juillet", 7), ("juli", 7), ("julio", 7), ("luglio", 7), ("julho", 7),
+        ("août", 8), ("aout", 8), ("agosto", 8), ("augustus", 8),
+        ("septembre", 9), ("septiembre", 9), ("settembre", 9), ("setembro", 9),
+        ("octobre", 10), ("oktober", 10), ("octubre", 10), ("ottobre", 10), ("outubro", 10),
+        ("novembre", 11), ("noviembre", 11), ("novembro", 11),
+        ("décembre", 12), ("decembre", 12), ("dezember", 12), ("diciembre", 12), ("dicembre", 12), ("dezembro", 12),
+    ]
+
     /// Greek abbreviations: feedparser's spellings plus the plain unaccented ones (Greek feeds
     /// differ in accents and in ι/ϊ). Matched exactly, in the NFC form feeds use.
     static let greekMonths: [(StaticString, Int)] = [
@@ -40,6 +58,11 @@ extension FeedDate {
             }
         } else {
             for (name, number) in greekMonths where c.word(w, is: name) { return number }
+        }
+        // "jui" could be juin or juillet: four letters of those two.
+        for (name, number) in otherMonths
+        where c.word(w, abbreviates: name, minimum: name.utf8Start[0] == 0x6A && name.utf8Start[2] == 0x69 ? 4 : 3) {
+            return number
         }
         // Hungarian names start with an ASCII letter or with "á" (április).
         for (name, number) in hungarianMonths where c.word(w, is: name) { return number }

@@ -4,7 +4,7 @@ import FeedModel
 ///
 /// Rather than one template per variant, fields are assigned by shape as they come, which
 /// covers every ordering seen in feeds with one loop:
-/// - a weekday name is skipped, only as the first word;
+/// - a weekday is skipped, only as the first word: a name, or any word a comma follows;
 /// - a month name is the month; `n:nn` starts the time; `nnnn/nn/nn` is a Perforce date;
 /// - four digits are the year; one or two digits are the day, or the two-digit year once
 ///   the day is known;
@@ -73,7 +73,10 @@ extension FeedDate {
             } else if DateCursor.isWordByte(b) {
                 let w = c.word()
                 _ = c.consume(UInt8(ascii: "."))  // "Jan.", "Thu."
-                if !hasWeekday, day == nil, month == nil, year == nil, !hasTime, isWeekday(c, w) {
+                // The first word is a weekday when it names one or a comma follows it, in any
+                // language ("mer, 16 nov 2022"): the date says which day it is.
+                if !hasWeekday, day == nil, month == nil, year == nil, !hasTime,
+                   isWeekday(c, w) || (c.peek == UInt8(ascii: ",") && w.count <= 12) {
                     hasWeekday = true
                 } else if month == nil, let m = FeedDate.month(c, w) {
                     month = m

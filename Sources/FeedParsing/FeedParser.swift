@@ -11,7 +11,8 @@ public enum FeedParser {
         let parser = FeedStreamParser(options: options) { cards.append($0) }
         try parser.push(bytes)
         let summary = try parser.finish()
-        return ParsedFeed(feed: summary.feed, cards: cards, format: summary.format, warnings: summary.warnings)
+        return ParsedFeed(feed: summary.feed, cards: cards, format: summary.format, warnings: summary.warnings,
+                          degraded: summary.damage?.description)
     }
 
     public static func parse(_ text: String, options: ParseOptions = ParseOptions()) throws -> ParsedFeed {

@@ -77,8 +77,16 @@ public final class FeedStreamParser {
         guard let builder else { throw FeedParseError.empty }
         try checkIsFeed(builder)
         warnings += prepass.warnings + builder.warnings
-        if let parser, !parser.wellFormed { warnings.insert("the XML is not well-formed; what could be read was kept", at: 0) }
-        return FeedSummary(feed: builder.feed.info(), format: builder.format, cardCount: builder.cardCount, warnings: warnings)
+        var damage: ParseDamage?
+        let repairs = prepass.repairs
+        if repairs.count > 0 || parser?.wellFormed == false {
+            let d = ParseDamage(line: repairs.firstLine, itemsSeen: max(prepass.itemsSeen, builder.cardCount),
+                                itemsKept: builder.cardCount, itemsDamaged: prepass.damagedItems)
+            warnings.insert(d.description, at: 0)
+            damage = d
+        }
+        return FeedSummary(feed: builder.feed.info(), format: builder.format, cardCount: builder.cardCount, warnings: warnings,
+                           damage: damage)
     }
 
     private func startDecoding(final: Bool) throws {

@@ -62,4 +62,38 @@ public struct FeedSummary: Sendable {
     public var cardCount: Int
     /// Recoverable problems: ill-formed XML, bounds reached, repaired encoding.
     public var warnings: [String]
+    /// What broken markup cost, when the document was not well-formed (nil when it was).
+    public var damage: ParseDamage? = nil
+}
+
+/// A document that was not well-formed: where, and what was kept of its items.
+public struct ParseDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The line of the first repair, when the prepass made one (libxml2's own errors have none:
+    /// its line numbers are those of the text it was given, not of the document).
+    public var line: Int?
+    /// The items (`item`/`entry` elements) in the document, and the ones that became cards.
+    public var itemsSeen: Int
+    public var itemsKept: Int
+    /// Kept items in which markup had to be repaired (elements left open, stray end tags).
+    public var itemsDamaged: Int
+
+    public init(line: Int?, itemsSeen: Int, itemsKept: Int, itemsDamaged: Int) {
+        self.line = line
+        self.itemsSeen = itemsSeen
+        self.itemsKept = itemsKept
+        self.itemsDamaged = itemsDamaged
+    }
+
+    /// Whether items were lost or damaged (not only repaired text such as `Price < 20`).
+    public var lostOrDamaged: Bool { itemsKept < itemsSeen || itemsDamaged > 0 }
+
+    /// "the XML is not well-formed at line 212; 37 of 40 items kept, 1 damaged"
+    public var description: String {
+        var s = "the XML is not well-formed"
+        if let line { s += " at line \(line)" }
+        if itemsSeen == 0 { return s + "; no items were found" }
+        s += "; \(itemsKept) of \(itemsSeen) item\(itemsSeen == 1 ? "" : "s") kept"
+        if itemsDamaged > 0 { s += ", \(itemsDamaged) damaged" }
+        return s
+    }
 }

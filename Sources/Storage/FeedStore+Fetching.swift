@@ -74,6 +74,11 @@ extension FeedStore {
         return summary
     }
 
+    /// Records whether the last saved document was degraded (see `StoredSource.degraded`).
+    public func recordDegraded(sourceID: SourceID, note: String?) throws {
+        try updateSource(sourceID, "degraded = ?2", [SQLValue(note)])
+    }
+
     /// Records a 304 Not Modified: a success that changes no card. Validators the response
     /// carried replace the stored ones field by field; nil fields keep what is stored.
     public func recordNotModified(sourceID: SourceID, validators: CacheValidators = CacheValidators(),

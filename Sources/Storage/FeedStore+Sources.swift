@@ -122,7 +122,7 @@ enum SourceReader {
                    s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
                    s.keep_count, s.created_at,
                    \(countColumns),
-                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total
+                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
             FROM sources s
             WHERE \(condition)
             ORDER BY s.id
@@ -152,7 +152,8 @@ enum SourceReader {
                 cardCount: row.int(23),
                 unreadCount: row.int(24),
                 skippedLastFetch: row.int(27),
-                skippedTotal: row.int(28))
+                skippedTotal: row.int(28),
+                degraded: row.string(29))
         }
     }
 }

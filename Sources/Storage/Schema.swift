@@ -258,7 +258,13 @@ enum Schema {
         ALTER TABLE sources ADD COLUMN skipped_last INTEGER NOT NULL DEFAULT 0 CHECK (skipped_last >= 0);
         ALTER TABLE sources ADD COLUMN skipped_total INTEGER NOT NULL DEFAULT 0 CHECK (skipped_total >= 0);
         """,
-        // Append migration 9 here; never edit the ones above.
+        // 9: a source whose last fetch was not well-formed XML is shown as degraded until a
+        // clean fetch (issue 17): what the parser said, as "the XML is not well-formed at line
+        // 212; 37 of 40 items kept, 1 damaged"; NULL after a clean fetch.
+        """
+        ALTER TABLE sources ADD COLUMN degraded TEXT;
+        """,
+        // Append migration 10 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -75,6 +75,10 @@ public struct StoredSource: Hashable, Sendable {
     /// Cards the source's skip/keep rules kept out of its last saved fetch, and of all of them.
     public var skippedLastFetch = 0
     public var skippedTotal = 0
+    /// What was wrong with the last fetched document when it was not well-formed (items lost
+    /// or repaired: "the XML is not well-formed at line 212; 37 of 40 items kept"); nil after
+    /// a clean fetch.
+    public var degraded: String? = nil
 
     /// The URL to request: the redirect target when there is one.
     public var effectiveURL: String { fetchURL ?? configuration.url }

@@ -46,6 +46,7 @@ enum SourcesCommand: Command {
                 w.field("lastAttempt", st.lastAttemptAt?.iso8601)
                 w.field("lastSuccess", st.lastSuccessAt?.iso8601)
                 w.field("lastError", st.lastError)
+                w.field("degraded", st.degraded)
                 w.field("failures", st.consecutiveFailures)
                 w.field("nextDue", st.nextDueAt?.iso8601)
                 w.field("disabled", st.disabledReason)
@@ -94,6 +95,9 @@ enum SourcesCommand: Command {
             }
             if let why = st.isolatedReason {
                 out.line("  fetched last and alone, in a process of its own: " + why)
+            }
+            if let degraded = st.degraded {
+                out.line("  degraded (until a clean fetch): " + degraded)
             }
             if cardsEach > 0 {
                 for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {

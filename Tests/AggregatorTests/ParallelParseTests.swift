@@ -21,7 +21,7 @@ final class ParallelParseTests: XCTestCase {
             lines.append("\(server.url("/f\(i)")) name=feed\(i)")
         }
         server.route("/html", .text("<html><body>not a feed</body></html>", contentType: "text/html"))
-        server.route("/broken", .text("<rss><channel><title>b</title><item><title>x</titl", contentType: "application/rss+xml"))
+        server.route("/broken", .text("<rss><channel><title>b</titl", contentType: "application/rss+xml"))
         lines.append("\(server.url("/html")) name=html")
         lines.append("\(server.url("/broken")) name=broken")
         return (server, lines)

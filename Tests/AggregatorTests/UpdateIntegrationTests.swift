@@ -51,7 +51,7 @@ final class UpdateIntegrationTests: XCTestCase {
         server.route("/slow", ScriptedResponse.text(rss("slow", items: ["slow-3"]), contentType: xml).delayed(by: .seconds(4)))
         server.route("/big", .text(rss("big", items: (0..<3000).map { "big-item-number-\($0)" }), contentType: xml))
         server.route("/bomb", .gzip(try [UInt8](Fixtures.data("http/bomb-200MiB-zeros.gz"))))
-        server.route("/malformed", .text("<rss><channel><item><title>x</titl", contentType: xml))
+        server.route("/malformed", .text("<rss><channel><title>x</titl", contentType: xml))
         // Latin-1 bytes under a header that says UTF-8, no encoding declaration: read, repaired.
         server.route("/charset", ScriptedResponse(headers: [("Content-Type", "application/rss+xml; charset=utf-8")],
             body: Array("<rss version=\"2.0\"><channel><title>charset</title><item><guid>c-3</guid><title>caf".utf8) + [0xE9] + Array("</title></item></channel></rss>".utf8)))

@@ -82,6 +82,38 @@ final class XMLPrepass {
     private var deepestExpansion = 0
     private(set) var warnings: [String] = []
 
+    // Repairs of broken markup (see `OpenElements` and `Repairs`).
+    /// Behind a pointer: a stored property of a class changed on every tag would be checked for
+    /// exclusive access at run time each time (as in `XMLFeedBuilder`).
+    private let openSlot: UnsafeMutablePointer<OpenElements> = {
+        let p = UnsafeMutablePointer<OpenElements>.allocate(capacity: 1)
+        p.initialize(to: OpenElements())
+        return p
+    }()
+    /// The items (`item`/`entry` elements) in the document, and the ones repaired inside.
+    var itemsSeen: Int { openSlot.pointee.itemsSeen }
+    var damagedItems: Int { openSlot.pointee.damagedItems }
+
+    deinit {
+        openSlot.pointee.free()
+        openSlot.deinitialize(count: 1)
+        openSlot.deallocate()
+        lineFeeds.deallocate()
+    }
+    /// In `.tag`: whether the tag is a start tag whose name `open` took, and the last byte written
+    /// (a `/` before the `>` makes it an empty element).
+    private var tagOpened = false
+    private var tagPrev: UInt8 = 0
+    private(set) var repairs = Repairs()
+    /// The line feeds read so far, counted where each is looked at anyway (every loop stops at
+    /// bytes below 0x20): a count of its own would read every byte once more. Behind a pointer
+    /// for the static scanners.
+    private let lineFeeds: UnsafeMutablePointer<Int> = {
+        let p = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
+
     /// `process` into an array (callers that read a whole document once). What `out` holds
     /// already is part of the output as with a `ByteSink` (a `>` after `]]` looks back at it).
     func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
@@ -94,11 +126,17 @@ final class XMLPrepass {
     func process(_ input: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout ByteSink) {
         if carry.isEmpty {
             run(input, final: final, into: &out)
-        } else {
-            let joined = carry + Array(input)
-            carry.removeAll(keepingCapacity: true)
-            joined.withUnsafeBufferPointer { run($0, final: final, into: &out) }
+            return
         }
+        // The carried bytes (a tag or reference cut by the chunk's end) are joined with the
+        // start of the input only, not all of it: a copy of a whole 64 KiB chunk per tag that
+        // straddles two chunks would cost more than the tag.
+        let head = min(input.count, max(4096, carry.count))
+        var joined = carry
+        joined.append(contentsOf: UnsafeBufferPointer(rebasing: input[..<head]))
+        carry.removeAll(keepingCapacity: true)
+        joined.withUnsafeBufferPointer { run($0, final: final && head == input.count, into: &out) }
+        if head < input.count { process(UnsafeBufferPointer(rebasing: input[head...]), final: final, into: &out) }
     }
 
     private func run(_ b: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout ByteSink) {
@@ -115,23 +153,37 @@ final class XMLPrepass {
         while i < n {
             switch state {
             case .beforeRoot:
-                while i < n, b[i] != UInt8(ascii: "<") { i += 1 }
+                while i < n, b[i] != UInt8(ascii: "<") {
+                    if b[i] == 0x0A { lineFeeds.pointee += 1 }
+                    i += 1
+                }
                 if i < n { state = .content }
             case .content:
-                let j = Self.runEnd(b, from: i, stops: Self.contentStops, stopsAtGreaterThan: false)
-                if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
+                let j = Self.runEnd(b, from: i, stops: Self.contentStops, stopsAtGreaterThan: false, lineFeeds: lineFeeds)
+                if j > i {
+                    // Before the root, text is no part of the document (libxml2 would stop there).
+                    if openSlot.pointee.rootSeen { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])) }
+                    i = j
+                }
                 if i >= n { break }
                 let c = b[i]
                 if c == UInt8(ascii: "<") {
                     // The usual tag, `<name>` or `</name>` without quotes, references or white
                     // space, is copied here and the content goes on: what `.tag` would write.
-                    if let end = Self.simpleTagEnd(b, at: i) {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...end]))
+                    if openSlot.pointee.rootSeen, let end = Self.simpleTagEnd(b, at: i) {
+                        if b[i + 1] == UInt8(ascii: "/") {
+                            writeEndTag(b, at: i, nameFrom: i + 2, nameTo: end, into: &out)
+                        } else {
+                            if b[end - 1] != UInt8(ascii: "/") { openSlot.pointee.open(b, from: i + 1, to: end) }
+                            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...end]))
+                        }
                         i = end + 1
                         continue
                     }
                     guard let used = markupStart(b, i, final: final, into: &out) else { carry(b, from: i); return }
                     i += used
+                } else if !openSlot.pointee.rootSeen {
+                    i += 1   // a reference or control before the root: dropped with the text
                 } else {
                     if c == UInt8(ascii: "&") && handOver != .plain {
                         switch Self.inlineReference(b, i, final: final) {
@@ -155,6 +207,7 @@ final class XMLPrepass {
                 // are rewritten as in text, never turned into CDATA.
                 var j = i
                 var ended = false
+                var lessThanInValue = false
                 while j < n {
                     // Eight bytes at a time to the next byte to look at: outside quotes `&`, a
                     // quote, `<` or `>`; inside, `&` or the closing quote; a control anywhere.
@@ -162,7 +215,7 @@ final class XMLPrepass {
                         let w = ByteScan.word(base, j)
                         var m = ByteScan.lessMask(w, 0x20) | ByteScan.equalMask(w, 0x26)
                         if tagQuote != 0 {
-                            m |= ByteScan.equalMask(w, tagQuote)
+                            m |= ByteScan.equalMask(w, tagQuote) | ByteScan.equalMask(w, 0x3C)
                         } else {
                             m |= ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x27) | ByteScan.equalMask(w, 0x3C)
                                 | ByteScan.equalMask(w, 0x3E)
@@ -172,8 +225,9 @@ final class XMLPrepass {
                     }
                     let c = b[j]
                     if c == UInt8(ascii: "&") || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) { break }
+                    if c == 0x0A { lineFeeds.pointee += 1 }
                     if tagQuote != 0 {
-                        if c == tagQuote { tagQuote = 0 }
+                        if c == tagQuote { tagQuote = 0 } else if c == UInt8(ascii: "<") { lessThanInValue = true; break }
                     } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
                         tagQuote = c
                     } else if c == UInt8(ascii: ">") {
@@ -186,23 +240,52 @@ final class XMLPrepass {
                     }
                     j += 1
                 }
-                if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
-                if ended { state = .content; tagQuote = 0; continue }
+                if j > i {
+                    if ended && tagOpened && b[j - 1] == UInt8(ascii: ">") && (j - 2 >= i ? b[j - 2] : tagPrev) == UInt8(ascii: "/") {
+                        openSlot.pointee.cancelOpen()   // `<name .../>`: an empty element
+                    }
+                    tagPrev = b[j - 1]
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j
+                }
+                if ended { state = .content; tagQuote = 0; tagOpened = false; continue }
+                if lessThanInValue {
+                    // XML allows no `<` in an attribute value (libxml2 drops the element).
+                    if i + 2 >= n && !final { carry(b, from: i); return }
+                    noteRepair()
+                    if i + 2 < n, b[i + 1] == UInt8(ascii: "/"), Self.isNameStart(b[i + 2]) {
+                        // An end tag: the value's closing quote is missing (`domain="x>c</category>`),
+                        // and would be looked for in the items after. The value and the tag end here.
+                        out.append(tagQuote)
+                        out.append(62)
+                        state = .content; tagQuote = 0; tagOpened = false
+                        continue
+                    }
+                    out.append(contentsOf: Self.lt)
+                    tagPrev = 0
+                    i += 1
+                    continue
+                }
                 if i >= n { break }
                 guard let used = referenceOrControl(b, i, final: final, into: &out) else { carry(b, from: i); return }
+                tagPrev = 0
                 i += used
             case .textCDATA:
                 if side != nil {
                     // The usual escaped HTML in one tight loop; what it stops at goes below.
-                    i = Self.sideTextRun(b, from: i, into: &out)
+                    i = Self.sideTextRun(b, from: i, into: &out, lineFeeds: lineFeeds)
                     if i >= n { break }
                 }
-                let j = Self.runEnd(b, from: i, stops: Self.cdataTextStops, stopsAtGreaterThan: true)
+                let j = Self.runEnd(b, from: i, stops: Self.cdataTextStops, stopsAtGreaterThan: true, lineFeeds: lineFeeds)
                 if j > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j])); i = j }
                 if i >= n { break }
                 switch b[i] {
                 case UInt8(ascii: "<"):
-                    endTextSection(&out)
+                    // A `<` that starts no markup (`Price < 20`, `x <= y`) is text.
+                    guard let markup = Self.startsMarkup(b, at: i, final: final) else { carry(b, from: i); return }
+                    if markup { endTextSection(&out); break }
+                    notePlainLessThan(b, at: i)
+                    out.append(UInt8(ascii: "<"))
+                    i += 1
                 case UInt8(ascii: "&"):
                     switch Self.inlineReference(b, i, final: final) {
                     case .needMore: carry(b, from: i); return
@@ -218,7 +301,7 @@ final class XMLPrepass {
                 case 0x0D:
                     if i + 1 >= n && !final { carry(b, from: i); return }
                     out.append(0x0A)
-                    i += (i + 1 < n && b[i + 1] == 0x0A) ? 2 : 1
+                    if i + 1 < n && b[i + 1] == 0x0A { lineFeeds.pointee += 1; i += 2 } else { i += 1 }
                 default:
                     i += 1   // a forbidden control character
                 }
@@ -241,11 +324,22 @@ final class XMLPrepass {
                     if c == t0 {
                         if j + termLength > n { break }
                         if b[j + 1] == t1 && (termLength == 2 || b[j + 2] == t2) { found = true; break }
-                    } else if c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+                    } else if c == 0x0A {
+                        lineFeeds.pointee += 1
+                    } else if c < 0x20 && c != 0x09 && c != 0x0D {
                         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
                         i = j + 1
                     }
                     j += 1
+                }
+                if found && state == .cdata && Self.cdataEndsEarly(b, after: j + 3) {
+                    // A `]]>` that a second one follows before any markup: text of the section
+                    // (a CDATA section that held one), not its end.
+                    noteRepair()
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<(j + 2)]))
+                    if side == nil { out.append(contentsOf: Self.closeAndReopen) } else { out.append(62) }
+                    i = j + 3
+                    continue
                 }
                 if found && side != nil && state == .cdata {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
@@ -268,6 +362,7 @@ final class XMLPrepass {
             }
         }
         if final && state == .textCDATA { endTextSection(&out) }
+        if final { closeOpenElements(b, into: &out) }
     }
 
     /// Ends a text section of ours: `]]>`, or with the side channel the text moves aside.
@@ -369,7 +464,8 @@ final class XMLPrepass {
     /// word read is stored to the output whole and the output advanced by the bytes kept, so a
     /// run costs no copy of its own.
     @inline(__always)
-    private static func sideTextRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout ByteSink) -> Int {
+    private static func sideTextRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout ByteSink,
+                                    lineFeeds: UnsafeMutablePointer<Int>) -> Int {
         let n = b.count
         guard let base = b.baseAddress, start < n else { return start }
         var j = start
@@ -411,6 +507,7 @@ final class XMLPrepass {
                 // Tab and line feed are kept as they are (as in `runEnd`); so is any other byte
                 // but `<` and the controls, met here only in the last seven bytes.
                 guard c == 0x09 || c == 0x0A || (c >= 0x20 && c != 0x3C) else { break }
+                if c == 0x0A { lineFeeds.pointee += 1 }
                 dst[o] = c
                 o += 1
                 j += 1
@@ -420,14 +517,23 @@ final class XMLPrepass {
         return j
     }
 
-    /// For a `<` at `b[i]` that starts a start or end tag whose first eight bytes after the `<`
-    /// hold its `>` and nothing `.tag` treats specially before it (a quote, `&`, `<`, a control
+    /// For a `<` at `b[i]` that starts a start or end tag whose first sixteen bytes after the `<`
+    /// (eight near the end of the input) hold its `>` and nothing `.tag` treats specially before it (a quote, `&`, `<`, a control
     /// or white space): the index of that `>`; nil otherwise.
     @inline(__always)
     private static func simpleTagEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
         guard i + 9 <= b.count, let base = b.baseAddress else { return nil }
         let first = base[i + 1]
         guard first == UInt8(ascii: "/") || (first | 0x20) &- 0x61 < 26 else { return nil }
+        if i + 17 <= b.count {
+            // Two words: `</description>`, `<pubDate>`, `</content:encoded>` too.
+            let m = tagStops(ByteScan.word(base, i + 1))
+            let k = m != 0 ? i + 1 + ByteScan.firstFlagged(m) : {
+                let m2 = tagStops(ByteScan.word(base, i + 9))
+                return m2 != 0 ? i + 9 + ByteScan.firstFlagged(m2) : -1
+            }()
+            return k >= 0 && base[k] == UInt8(ascii: ">") ? k : nil
+        }
         let w = ByteScan.word(base, i + 1)
         let m = ByteScan.lessMask(w, 0x21) | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x27)
             | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E)
@@ -436,11 +542,20 @@ final class XMLPrepass {
         return base[k] == UInt8(ascii: ">") ? k : nil
     }
 
+    /// Flags a word's bytes that end a simple tag's name: white space and controls, quotes, `&`,
+    /// `<`, `>` (exact for the lowest flagged byte).
+    @inline(__always)
+    private static func tagStops(_ w: UInt64) -> UInt64 {
+        ByteScan.lessMask(w, 0x21) | ByteScan.equalMask(w, 0x22) | ByteScan.equalMask(w, 0x27)
+            | ByteScan.equalMask(w, 0x26) | ByteScan.equalMask(w, 0x3C) | ByteScan.equalMask(w, 0x3E)
+    }
+
     /// The index of the first byte from `start` that `stops` marks (`contentStops` or
     /// `cdataTextStops`), or `b.count`: eight bytes at a time to the next `&`, `<`, control byte
     /// and, when `stopsAtGreaterThan`, `>` (a superset of both tables' stops), then the table.
     @inline(__always)
-    private static func runEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int, stops: UInt64, stopsAtGreaterThan: Bool) -> Int {
+    private static func runEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int, stops: UInt64, stopsAtGreaterThan: Bool,
+                               lineFeeds: UnsafeMutablePointer<Int>) -> Int {
         let n = b.count
         guard let base = b.baseAddress else { return start }
         var j = start
@@ -461,6 +576,7 @@ final class XMLPrepass {
             }
             let c = b[j]
             if c < 64 && (stops >> UInt64(c)) & 1 != 0 { break }
+            if c == 0x0A { lineFeeds.pointee += 1 }
             j += 1
         }
         return j
@@ -491,9 +607,16 @@ final class XMLPrepass {
             }
             return true
         }
-        if avail >= 2, b[i + 1] == UInt8(ascii: "?") { out.append(60); out.append(63); state = .pi; return 2 }
-        if avail >= 2, b[i + 1] != UInt8(ascii: "!") { out.append(60); state = .tag; tagQuote = 0; return 1 }
-        if avail < 2 { if final { out.append(60); state = .tag; return 1 }; return nil }
+        guard let markup = Self.startsMarkup(b, at: i, final: final) else { return nil }
+        if !markup {
+            notePlainLessThan(b, at: i)
+            if !openSlot.pointee.rootSeen { return 1 }
+            writePlainLessThan(into: &out)
+            return 1
+        }
+        if b[i + 1] == UInt8(ascii: "?") { out.append(60); out.append(63); state = .pi; return 2 }
+        if b[i + 1] == UInt8(ascii: "/") { return endTag(b, i, final: final, into: &out) }
+        if b[i + 1] != UInt8(ascii: "!") { return startTag(b, i, final: final, into: &out) }
         switch matches(Self.commentOpen) {
         case .none: return nil
         case .some(true): out.append(contentsOf: Self.commentOpen); state = .comment; return 4
@@ -752,6 +875,7 @@ final class XMLPrepass {
         while i < b.count {
             let c = b[i]
             if doctype.count < 1 << 20 { doctype.append(c) }
+            if c == 0x0A { lineFeeds.pointee += 1 }
             i += 1
             if doctypeInComment {
                 if c == UInt8(ascii: ">"), doctype.count >= 3, doctype[doctype.count - 2] == 45, doctype[doctype.count - 3] == 45 {
@@ -805,5 +929,229 @@ final class XMLPrepass {
                 external.insert(name)
             }
         }
+    }
+}
+
+// MARK: - broken markup
+
+extension XMLPrepass {
+    /// Whether the `<` at `b[i]` can start markup (a tag, `</`, `<!`, `<?`): not before a space,
+    /// a digit, `=`, `-` and the like (`Price < 20`, `x <= y`, `<-- back`); nil when more input is
+    /// needed to tell.
+    @inline(__always)
+    static func startsMarkup(_ b: UnsafeBufferPointer<UInt8>, at i: Int, final: Bool) -> Bool? {
+        guard i + 1 < b.count else { return final ? false : nil }
+        let c = b[i + 1]
+        if c == UInt8(ascii: "!") || c == UInt8(ascii: "?") { return true }
+        if c == UInt8(ascii: "/") {
+            guard i + 2 < b.count else { return final ? false : nil }
+            return isNameStart(b[i + 2])
+        }
+        return isNameStart(c)
+    }
+
+    /// A byte XML allows first in a name: a letter, `_`, `:` or (in UTF-8) any non-ASCII one.
+    @inline(__always)
+    static func isNameStart(_ c: UInt8) -> Bool {
+        (c | 0x20) &- 0x61 < 26 || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") || c >= 0x80
+    }
+
+    /// A byte of a tag's name as the prepass reads it: anything up to white space, `/`, `>`, `<`,
+    /// `=`, a quote or `&`.
+    @inline(__always)
+    static func isNameByte(_ c: UInt8) -> Bool {
+        // The stops as bits of the bytes below 64 (`"` `&` `'` `/` `<` `=` `>`).
+        c > 0x20 && (c >= 64 || (0x7000_80C4_0000_0000 as UInt64) >> UInt64(c) & 1 == 0)
+    }
+
+    /// A `<` that starts no markup: a repair (the text is kept, no item is damaged).
+    func notePlainLessThan(_ b: UnsafeBufferPointer<UInt8>, at i: Int) {
+        noteRepair()
+    }
+
+    /// A repair where the prepass is reading (every line feed before it has been counted).
+    private func noteRepair() {
+        repairs.note(line: lineFeeds.pointee + 1)
+    }
+
+    /// Writes a `<` that is text: in a text section of ours (as `&lt;` is), or as a reference.
+    func writePlainLessThan(into out: inout ByteSink) {
+        if handOver == .plain {
+            out.append(contentsOf: Self.lt)
+            return
+        }
+        sideOpenAt = out.count
+        out.append(contentsOf: Self.cdataOpen)
+        sideContentStart = out.count
+        out.append(UInt8(ascii: "<"))
+        state = .textCDATA
+    }
+
+    /// At `</` (with a name start after it) that `simpleTagEnd` did not take: reads the name and
+    /// the `>` and writes what `OpenElements` says, as `</name>`. Returns the bytes consumed,
+    /// nil when more input is needed. An end tag with no `>` before the next `<` (or within 512
+    /// bytes) is left to `.tag` and libxml2, as before.
+    func endTag(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout ByteSink) -> Int? {
+        let n = b.count
+        let limit = min(n, i + 514)
+        var e = i + 2
+        while e < limit, Self.isNameByte(b[e]) { e += 1 }
+        var j = e
+        while j < limit, b[j] != UInt8(ascii: ">"), b[j] != UInt8(ascii: "<") { j += 1 }
+        if j >= n && !final && n - i < 514 { return nil }
+        if j >= n && final {
+            noteRepair()   // an end tag cut by the end of the document: the end closes all
+            return n - i
+        }
+        guard j < limit, b[j] == UInt8(ascii: ">") else {
+            out.append(60)
+            state = .tag; tagQuote = 0; tagOpened = false; tagPrev = 60
+            return 1
+        }
+        for k in e..<j where b[k] == 0x0A { lineFeeds.pointee += 1 }   // `</name\n>`
+        writeEndTag(b, at: i, nameFrom: i + 2, nameTo: e, into: &out)
+        return j - i + 1
+    }
+
+    /// Writes the end tag named by `b[nameFrom..<nameTo]` (its `<` at `b[i]`) as `OpenElements`
+    /// decides: as it is, after the end tags of elements left open inside it, or not at all.
+    @inline(__always)
+    func writeEndTag(_ b: UnsafeBufferPointer<UInt8>, at i: Int, nameFrom: Int, nameTo: Int, into out: inout ByteSink) {
+        if openSlot.pointee.closeIfInnermost(b, from: nameFrom, to: nameTo) {
+            if nameTo < b.count, b[nameTo] == 62 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...nameTo]))   // `</name>` as it is
+                return
+            }
+        } else {
+            closeAsRepaired(b, at: i, nameFrom: nameFrom, nameTo: nameTo, into: &out)
+            return
+        }
+        out.append(60); out.append(47)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[nameFrom..<nameTo]))
+        out.append(62)
+    }
+
+    private func closeAsRepaired(_ b: UnsafeBufferPointer<UInt8>, at i: Int, nameFrom: Int, nameTo: Int, into out: inout ByteSink) {
+        switch openSlot.pointee.close(b, from: nameFrom, to: nameTo) {
+        case .matches:
+            break
+        case .closesOpen(let inner, let name):
+            noteRepair()
+            for name in inner { Self.writeEndTag(name, into: &out) }
+            Self.writeEndTag(name, into: &out)
+            return
+        case .stray:
+            noteRepair()
+            return
+        }
+        out.append(60); out.append(47)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[nameFrom..<nameTo]))
+        out.append(62)
+    }
+
+    static func writeEndTag(_ name: [UInt8], into out: inout ByteSink) {
+        out.append(60); out.append(47)
+        out.append(contentsOf: name)
+        out.append(62)
+    }
+
+    /// At `<` and a name start: the start of a start tag, read on by `.tag`. Its name goes to
+    /// `open`; before the root, an HTML element that a feed follows is skipped (see
+    /// `prologJunk`). Returns the bytes consumed, nil when more input is needed.
+    func startTag(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, final: Bool, into out: inout ByteSink) -> Int? {
+        let n = b.count
+        let limit = min(n, i + 1 + OpenElements.maxName)
+        var e = i + 1
+        while e < limit, Self.isNameByte(b[e]) { e += 1 }
+        if e >= n && !final { return nil }
+        if !openSlot.pointee.rootSeen {
+            guard let skip = prologJunk(b, i, nameEnd: e, final: final) else { return nil }
+            if skip > 0 { return skip }
+        }
+        openSlot.pointee.open(b, from: i + 1, to: e)
+        tagOpened = true
+        tagPrev = 60
+        out.append(60)
+        state = .tag
+        tagQuote = 0
+        return 1
+    }
+
+    /// Before the root, at an HTML element (`<br />`, `<b>Warning</b>: …`: what a PHP page
+    /// prints before the feed when it warns): when an XML declaration or a feed's root follows,
+    /// the bytes up to it, to skip; 0 when none does (the element is the root: "not a feed");
+    /// nil when more input is needed to tell (up to 256 KiB are looked at).
+    private func prologJunk(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, nameEnd: Int, final: Bool) -> Int? {
+        let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<nameEnd]), as: UTF8.self).lowercased()
+        guard Self.junkElements.contains(name) else { return 0 }
+        let n = b.count
+        var k = i + 1
+        while k < n {
+            if b[k] == 60, let found = Self.feedStart(b, at: k) {
+                if !found { return final ? 0 : nil }
+                noteRepair()
+                warnOnce("\(k - i) bytes of HTML before the feed were skipped (an error message the server printed?)")
+                lineFeeds.pointee += Repairs.lineFeeds(UnsafeBufferPointer(rebasing: b[i..<k]))
+                return k - i
+            }
+            k += 1
+        }
+        return final || n - i >= 256 << 10 ? 0 : nil
+    }
+
+    /// Whether the `<` at `b[k]` starts an XML declaration or a feed's root element; nil when
+    /// it does not, false when more input is needed to tell.
+    private static func feedStart(_ b: UnsafeBufferPointer<UInt8>, at k: Int) -> Bool? {
+        for start in feedStarts {
+            var m = 0
+            while m < start.count, k + m < b.count, b[k + m] == start[m] { m += 1 }
+            if m == start.count {
+                guard k + m < b.count else { return false }
+                let c = b[k + m]
+                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 62 || c == 47 || (start[1] == 63 && c == 63) { return true }
+            } else if k + m >= b.count {
+                return false
+            }
+        }
+        return nil
+    }
+
+    private static let feedStarts = ["<?xml", "<rss", "<feed", "<rdf:RDF", "<RDF", "<channel"].map { Array($0.utf8) }
+    /// HTML that servers print before a document (error messages), never a feed's root.
+    private static let junkElements: Set<String> = ["br", "b", "i", "u", "p", "font", "div", "span", "strong", "em",
+        "hr", "table", "tr", "td", "th", "tbody", "pre", "code", "small", "big", "center", "a", "h1", "h2", "h3",
+        "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd", "tt", "blockquote", "xmp"]
+
+    /// At the end of the input: whatever is still open is closed (a cut document keeps the item
+    /// it was cut in, and the items libxml2 would otherwise leave unfinished).
+    func closeOpenElements(_ b: UnsafeBufferPointer<UInt8>, into out: inout ByteSink) {
+        guard !openSlot.pointee.isEmpty else { return }
+        switch state {
+        case .tag:
+            guard tagQuote == 0 else { return }
+            out.append(62)
+        case .cdata:
+            if side != nil { moveTextAside(&out) } else { out.append(contentsOf: Self.cdataClose) }
+        case .comment: out.append(contentsOf: "-->" as StaticString)
+        case .pi: out.append(contentsOf: "?>" as StaticString)
+        case .content: break
+        default: return
+        }
+        state = .content
+        tagOpened = false
+        noteRepair()
+        for name in openSlot.pointee.closeAll() { Self.writeEndTag(name, into: &out) }
+    }
+
+    /// After a CDATA section's `]]>` at `b[k - 3]`: whether another `]]>` comes before the next `<`
+    /// (in this chunk): the first one then ended the section early.
+    @inline(__always)
+    static func cdataEndsEarly(_ b: UnsafeBufferPointer<UInt8>, after k: Int) -> Bool {
+        var m = k
+        while m + 2 < b.count, b[m] != 60 {
+            if b[m] == 93, b[m + 1] == 93, b[m + 2] == 62 { return true }
+            m += 1
+        }
+        return false
     }
 }

@@ -27,7 +27,12 @@ enum JSONFeedReader {
         info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { CardURL.resolve($0, against: docBase) })
         // Items are objects (JSON Feed 1.1, `items`); anything else in the list is not an item
         // (an empty card each, before: millions of them from a list of `[]`).
-        let cards = root["items"].array.filter(\.isObject).map { card(from: $0, base: docBase) }
+        var cards = root["items"].array.filter(\.isObject).map { card(from: $0, base: docBase) }
+        // An item without `authors`/`author` has the feed's (JSON Feed 1.1, `authors`).
+        var feedAuthors = EntryFields()   // read as an item's are
+        for author in root["authors"].array { feedAuthors.offerAuthor(author["name"].string, rank: 3) }
+        feedAuthors.offerAuthor(root["author"]["name"].string, rank: 2)
+        if let author = feedAuthors.card().author { for i in cards.indices where cards[i].author == nil { cards[i].author = author } }
         return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)
     }
 

@@ -53,7 +53,8 @@ enum SUSIReader {
             s.title = titleKey.flatMap { item[$0].text }
             s.description = descriptionKey.flatMap { item[$0].text }
             s.link = linkKey.flatMap { item[$0].text }
-            s.image = imageKey.flatMap { item[$0].text }
+            // No image key: the object's own `image` field, when it is an image URL.
+            s.image = imageKey.flatMap { item[$0].text } ?? item["image"].text.flatMap { WebAddress.looksLikeImageURL($0) ? $0 : nil }
             let card = s.card()
             if SearchCard.isWorthKeeping(card) { cards.append(card) }
         }

@@ -98,6 +98,10 @@ extension XMLFeedBuilder {
         if capture!.kind == .text || capture!.kind == .guess { capture!.kind = .html }
     }
 
+    static func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
     func captureEnd(_ local: UnsafePointer<xmlChar>) {
         let name = String(cString: local)
         if voidElements.contains(name) { return }
@@ -112,7 +116,9 @@ extension XMLFeedBuilder {
                 let lazy = TextValue(utf8: c.buffer, kind: c.kind, base: c.base)
                 switch c.target {
                 case .title: if entryIsOpen { withEntry { $0.title.offer(lazy, rank: c.rank) } }
-                case .content: if entryIsOpen { withEntry { $0.content.offer(lazy, rank: c.rank) } }
+                case .content:
+                    // An empty body (`<content:encoded/>`) must not hide the description.
+                    if entryIsOpen, !Self.isBlank(c.buffer) { withEntry { $0.content.offer(lazy, rank: c.rank) } }
                 case .summary: if entryIsOpen { withEntry { $0.summary.offer(lazy, rank: c.rank) } }
                 case .feedTitle: feed.title.offer(lazy, rank: c.rank)
                 default: feed.description.offer(lazy, rank: c.rank)
@@ -151,7 +157,7 @@ extension XMLFeedBuilder {
                     $0.id.offer(trimmed, rank: c.rank)
                     if $0.permalinkGuid == nil { $0.permalinkGuid = trimmed }
                 }
-            case .content: withEntry { $0.content.offer(value, rank: c.rank) }
+            case .content: if trimmed != nil { withEntry { $0.content.offer(value, rank: c.rank) } }
             case .summary: withEntry { $0.summary.offer(value, rank: c.rank) }
             case .published: withEntry { $0.published.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank, replacingEqual: true) }
             case .updated: withEntry { $0.updated.offer(trimmed.flatMap(FeedDate.parse), rank: c.rank, replacingEqual: true) }

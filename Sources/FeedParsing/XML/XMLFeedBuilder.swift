@@ -146,11 +146,17 @@ final class XMLFeedBuilder {
         // The capture is looked at in place and moved out with `take()`: a copy of it (its
         // buffer and base) would be retained and released on every element.
         if let target = captureSlot.pointee?.target {
-            guard interruptsCapture(target, ns, t) else { captureStart(local, attrs, base: base); return }
+            guard interruptsCapture(target, ns, t, direct: depth == captureSlot.pointee!.depth + 1, attributes: attrs.count) else { captureStart(local, attrs, base: base); return }
             // A feed element inside a plain-text field: the field was never closed in the source.
             var closed = captureSlot.pointee.take()!
             finishCapture(&closed)
             for i in closed.depth..<depth { stack[i].broken = true }
+        }
+        if depth == 0, t == .entry, ns.isAtom {
+            // An Atom Entry Document (RFC 4287 4.1.2): the root is the one entry.
+            entry = EntryFields()
+            entryDepth = 0
+            return
         }
         if skipDepth >= 0 || depth == 0 { return }
         if entry != nil {
@@ -255,6 +261,8 @@ final class XMLFeedBuilder {
         case (.feed, .atom03): format = .atom03
         case (.feed, .atom10): format = .atom10
         case (.feed, _): format = .atom
+        case (.entry, .atom03): format = .atom03
+        case (.entry, .atom10): format = .atom10
         case (.channel, _): format = .rss
         default: break
         }
@@ -290,6 +298,9 @@ final class XMLFeedBuilder {
             beginCapture(.feedTitle, kind: .guess, base: base, depth: depth, rank: 2)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
+                // An Atom-style link in RSS (`atom:link` without its namespace declared): only
+                // the alternate one is the site (rel="self" is the feed's own URL).
+                guard Self.isAlternate(attrs) else { break }
                 feed.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.feedLink, kind: .text, base: base, depth: depth, rank: 3)
@@ -333,11 +344,24 @@ final class XMLFeedBuilder {
     // MARK: - item level
 
     /// Whether a child element ends the capture instead of being written into it.
-    private func interruptsCapture(_ target: CaptureTarget, _ ns: Namespace, _ t: Tag) -> Bool {
+    private func interruptsCapture(_ target: CaptureTarget, _ ns: Namespace, _ t: Tag, direct: Bool, attributes: Int) -> Bool {
+        if ns == .dc || ns == .dcterms || ns == .content { return entry != nil }   // never HTML
         guard ns.isRSS || ns.isAtom else { return false }
         if t == .item || t == .entry { return true }
         switch target {
-        case .content, .summary, .feedDescription, .looseImage: return false   // bodies may hold any markup
+        case .content, .summary, .feedDescription, .looseImage:
+            // Bodies may hold any markup; what HTML has no element for is the item's next field,
+            // reached because the body's end tag is missing. A title or link only right inside
+            // the body while the item has none, and a link only without attributes (HTML's
+            // `<link rel=…>`, an `<svg><title>` are not the item's).
+            guard entry != nil else { return false }
+            switch t {
+            case .guid, .pubDate, .published, .updated, .enclosure, .description: return true
+            case .id, .content: return ns.isAtom
+            case .title: return direct && entry!.title.value == nil
+            case .link: return direct && (attributes == 0 || ns.isAtom) && entry!.link.value == nil
+            default: return false
+            }
         default: break
         }
         switch t {
@@ -384,6 +408,7 @@ final class XMLFeedBuilder {
             beginCapture(.title, kind: attrs.value(named: "type") == "html" ? .html : .guess, base: base, depth: depth, rank: 1)
         case (_, .link) where ns.isRSS:
             if let href = attrs.value(named: "href") {
+                guard Self.isAlternate(attrs) else { break }   // as at the feed level
                 entry!.link.offer(CardURL.resolve(href, against: base), rank: 3)
             } else {
                 beginCapture(.link, kind: .text, base: base, depth: depth, rank: 3)
@@ -475,8 +500,20 @@ final class XMLFeedBuilder {
         return CardURL.resolve(href, against: base)
     }
 
+    /// Atom 0.3's mode="base64", or an Atom 1.0 type that is a MIME type neither text nor XML
+    /// (RFC 4287 4.1.3.3: such content is base64).
     private func isBase64(_ attrs: SAXAttributes) -> Bool {
-        attrs.value(named: "mode")?.lowercased() == "base64"
+        if attrs.value(named: "mode")?.lowercased() == "base64" { return true }
+        guard let type = attrs.value(named: "type")?.trimmingASCIIWhitespace.lowercased(), type.contains("/") else { return false }
+        let essence = type.split(separator: ";").first.map(String.init) ?? type
+        return !essence.hasPrefix("text/") && !essence.hasSuffix("+xml") && !essence.hasSuffix("/xml")
+            && !(attrs.value(named: "mode")?.lowercased() == "escaped" || attrs.value(named: "mode")?.lowercased() == "xml")
+    }
+
+    /// A link without rel, or rel="alternate".
+    private static func isAlternate(_ attrs: SAXAttributes) -> Bool {
+        guard let rel = attrs.value(named: "rel")?.trimmingASCIIWhitespace.lowercased() else { return true }
+        return rel == "alternate" || rel.isEmpty
     }
 
     private func atomLink(_ attrs: SAXAttributes, base: String?, depth: Int) {
