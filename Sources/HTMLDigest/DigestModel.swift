@@ -149,8 +149,10 @@ public struct DigestModel {
 
     /// The source URL each latest image came from (the first card's, when several show it):
     /// the image may be on an internal address only on that source's origin.
-    public func latestImageSources(_ options: DigestOptions) -> [String: String] {
-        let urls = Dictionary(sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
+    /// `origins` overrides a source's URL (a local source's as the absolute `file://` URL it
+    /// is read from: its images may be files in its folder, see `LocalImage`).
+    public func latestImageSources(_ options: DigestOptions, origins: [SourceID: String] = [:]) -> [String: String] {
+        let urls = Dictionary(sources.map { ($0.id, origins[$0.id] ?? $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
         var out: [String: String] = [:]
         for card in latestShown where card.sortDate >= options.since {
             guard let image = card.card.image, out[image] == nil, let source = urls[card.sourceID] else { continue }
