@@ -18,6 +18,8 @@ struct CardHTML {
     private var shownSet = Set<String>()
 
     static let excerptLength = 220
+    /// A text card's excerpt: it has the picture's room too.
+    static let textExcerptLength = 600
 
     init(images: [String: DigestImage]) {
         self.images = images
@@ -29,9 +31,13 @@ struct CardHTML {
         let card = stored.card
         let title = title(stored)
         let isImageAnswer = card.kind == .image
-        out += isImageAnswer ? "<article class=\"card image-answer\">" : "<article class=\"card\">"
+        // A card without an image is a text card: no picture box, a longer excerpt. One whose
+        // image is not cached (failed, refused, not fetched yet) keeps the placeholder.
+        out += isImageAnswer ? "<article class=\"card image-answer\">" : card.image == nil ? "<article class=\"card text\">" : "<article class=\"card\">"
         // Picture: the cached copy, sized; clicking it opens the full image.
-        if let url = card.image, let image = images[url] {
+        if card.image == nil {
+            // Nothing to show.
+        } else if let url = card.image, let image = images[url] {
             if shownSet.insert(url).inserted { shownImages.append(url) }
             let src = HTMLEscaping.attribute(root + "images/" + image.fileName)
             out += "<a class=\"pic\" href=\"" + src + "\" tabindex=\"-1\"><img src=\"" + src + "\""
@@ -78,13 +84,14 @@ struct CardHTML {
     /// The display title (see `Card.displayTitle`).
     mutating func title(_ stored: StoredCard) -> String {
         if let title = titles[stored.id] { return title }
-        let title = stored.card.displayTitle(plainText: HTMLText.plainText)
+        let title = stored.card.displayTitle(plainText: { HTMLText.plainText($0) })
         titles[stored.id] = title
         return title
     }
 
-    /// A short plain-text excerpt of the sanitized description: its text, white space
-    /// collapsed, cut at a word near `excerptLength` characters. Plain text, so the cut cannot
+    /// A short plain-text excerpt of the sanitized description: its text (links as their text
+    /// only, never `text <url>`), white space collapsed, cut at a word near `excerptLength`
+    /// characters (`textExcerptLength` for a card without image). Plain text, so the cut cannot
     /// leave a tag open, and it is escaped like every other string.
     mutating func excerpt(_ stored: StoredCard) -> String {
         if let excerpt = excerpts[stored.id] { return excerpt }
@@ -126,25 +133,26 @@ struct CardHTML {
         // most of the time of writing a large site. The cut goes before a space or after a
         // tag end, so no word or entity is split; libxml2 closes the elements left open. Too
         // little text in the head (markup-heavy): the whole body.
-        var text = headText(description, bytes: 800)
-        if text.count < excerptLength && description.utf8.count > 800 {
-            text = oneLine(HTMLText.plainText(description))
+        let length = stored.card.image == nil ? textExcerptLength : excerptLength
+        var text = headText(description, bytes: length * 4)
+        if text.count < length && description.utf8.count > length * 4 {
+            text = oneLine(HTMLText.plainText(description, linkURLs: false))
         }
-        return cut(text, at: excerptLength)
+        return cut(text, at: length)
     }
 
     /// The collapsed plain text of the first `bytes` bytes of `html` (all of it when shorter).
     static func headText(_ html: String, bytes: Int) -> String {
         let utf8 = html.utf8
-        guard utf8.count > bytes else { return oneLine(HTMLText.plainText(html)) }
+        guard utf8.count > bytes else { return oneLine(HTMLText.plainText(html, linkURLs: false)) }
         var end = utf8.index(utf8.startIndex, offsetBy: bytes)
         while end > utf8.startIndex {
             let b = utf8[utf8.index(before: end)]
             if b == UInt8(ascii: ">") || b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") { break }
             utf8.formIndex(before: &end)
         }
-        if end == utf8.startIndex { return oneLine(HTMLText.plainText(html)) }
-        return oneLine(HTMLText.plainText(String(html[..<end])))
+        if end == utf8.startIndex { return oneLine(HTMLText.plainText(html, linkURLs: false)) }
+        return oneLine(HTMLText.plainText(String(html[..<end]), linkURLs: false))
     }
 
     /// The text on one line: every run of ASCII white space (plainText's line breaks and list

@@ -183,7 +183,7 @@ struct SitePages {
         }
         out += "<a href=\"index.html\">All sources</a></p>\n"
         if let description = source.feed.description {
-            let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description)), at: 400)
+            let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description, linkURLs: false)), at: 400)
             if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
         }
         let list = model.perSource[source.id]?.page ?? []

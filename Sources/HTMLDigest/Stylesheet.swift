@@ -74,6 +74,9 @@ enum Stylesheet {
     .card .title a:hover { text-decoration: underline; }
     .card .meta { margin: 0 .75rem; font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
     .card .excerpt { margin: .4rem .75rem .75rem; font-size: .9rem; overflow-wrap: anywhere; }
+    .card.text { border-top: 4px solid var(--line); }
+    .card.text .title { margin-top: .75rem; font-size: 1.05rem; }
+    .card.text .excerpt { font-size: .95rem; line-height: 1.5; }
     .card .enclosures { margin: auto .75rem .75rem; padding: 0; list-style: none; font-size: .8rem; overflow-wrap: anywhere; }
     .days, .sources { padding-left: 1.25rem; }
     footer { padding: 1rem clamp(.75rem, 3vw, 2rem); border-top: 1px solid var(--line); font-size: .85rem; }
