@@ -59,7 +59,7 @@ struct CardHTML {
         }
         let date = card.date ?? stored.sortDate
         out += " · <time datetime=\"" + date.iso8601 + "\">"
-        if let age { out += HTMLEscaping.text(age) + "</time>" } else { out += Self.shortDate(date) + "</time>" }
+        if let age { out += HTMLEscaping.text(age) + "</time>" } else { out += Self.shortDate(date) + " UTC</time>" }
         out += "</p>"
         let excerpt = excerpt(stored)
         if !excerpt.isEmpty { out += "<p class=\"excerpt\">" + HTMLEscaping.text(excerpt) + "</p>" }
@@ -224,10 +224,10 @@ struct CardHTML {
     /// "under an hour ago", "5 h ago", "3 days ago", else the date.
     static func age(of t: Timestamp, now: Timestamp) -> String {
         let seconds = now.seconds(since: t)
-        if seconds < 0 { return shortDate(t) }
+        if seconds < 0 { return shortDate(t) + " UTC" }
         if seconds < 3_600 { return "under an hour ago" }
         if seconds < 86_400 { return "\(seconds / 3_600) h ago" }
         if seconds < 14 * 86_400 { return seconds < 2 * 86_400 ? "1 day ago" : "\(seconds / 86_400) days ago" }
-        return shortDate(t)
+        return shortDate(t) + " UTC"
     }
 }

@@ -55,6 +55,8 @@ public struct SourceCards: Sendable {
     public var row: [StoredCard]
     /// How many cards it has since `since`.
     public var latestCount: Int
+    /// How many of those are unread.
+    public var latestUnread: Int
     /// Its newest cards: its own page (at most `cardsPerSourcePage`).
     public var page: [StoredCard]
     /// How many cards it has in all.
@@ -95,6 +97,7 @@ public struct DigestModel {
             perSource[source.id] = SourceCards(
                 row: published(try store.cards(CardQuery(sourceID: source.id, since: options.since, limit: options.cardsPerRow), order: .newest)),
                 latestCount: try store.cardCount(CardQuery(sourceID: source.id, since: options.since)),
+                latestUnread: try store.cardCount(CardQuery(sourceID: source.id, unreadOnly: true, since: options.since)),
                 page: published(try store.cards(CardQuery(sourceID: source.id, limit: options.cardsPerSourcePage), order: .newest)),
                 total: try store.cardCount(CardQuery(sourceID: source.id)))
         }

@@ -20,11 +20,12 @@ public struct DigestReport: Sendable, Hashable {
 /// Writes the static digest into a folder:
 ///
 /// - `index.html`: the latest digest, a section per source (or saved search) with its
-///   horizontally scrolling row of cards;
+///   horizontally scrolling row of cards, the source with the newest card first;
 /// - `sort-NAME.html`: the latest cards in each order of `DigestModel.pageOrders`, with a
-///   switcher (a plain list of links labelled as the registry labels them);
+///   switcher (a plain list of links with the registry's short labels, the long ones as titles);
 /// - `archive/index.html` and `archive/YYYY-MM-DD.html`: every card, by day (UTC), a day of
-///   more than `cardsPerArchivePage` cards on further pages `YYYY-MM-DD-2.html`, ...;
+///   more than `cardsPerArchivePage` cards on further pages `YYYY-MM-DD-2.html`, ..., each
+///   linking the days before and after;
 /// - `sources/index.html` and `sources/ID.html`: a page per source;
 /// - `digest.atom`, `sources.opml` (given by the caller), `style.css`, `images/KEY.EXT`.
 ///
@@ -71,7 +72,12 @@ public struct DigestWriter {
             let shown = SitePages.Day(name: day.name, count: day.count, pages: max(day.pages, page))
             cards.forgetTexts()
             cards.prepareExcerpts(list)
-            try files.write("archive/" + SitePages.dayFile(name, page: page), pages.dayPage(shown, page: page, list, &cards))
+            // Days newest first: the one after in the list is older.
+            let found = dayIndex < days.count && days[dayIndex].name == name
+            let older = found && dayIndex + 1 < days.count ? days[dayIndex + 1].name : nil
+            let newer = found && dayIndex > 0 ? days[dayIndex - 1].name : nil
+            try files.write("archive/" + SitePages.dayFile(name, page: page),
+                            pages.dayPage(shown, page: page, list, older: older, newer: newer, &cards))
             list.removeAll(keepingCapacity: true)
         }
         try model.store.eachCardByDay { card in

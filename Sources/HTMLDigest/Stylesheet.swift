@@ -46,6 +46,7 @@ enum Stylesheet {
     .switcher ul { display: flex; flex-wrap: wrap; gap: .25rem .5rem; list-style: none; padding: 0; margin: 0; }
     .switcher a { display: inline-block; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; }
     .switcher a[aria-current="page"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
+    .days-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: .5rem 0; }
     .pages ul { display: flex; flex-wrap: wrap; gap: .25rem .5rem; list-style: none; padding: 0; margin: .5rem 0; }
     .pages a { display: inline-block; padding: .1rem .5rem; border: 1px solid var(--line); border-radius: 4px; text-decoration: none; }
     .pages a[aria-current="page"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }

@@ -75,7 +75,8 @@ final class DigestPagesTests: DigestTestCase {
         try writeSite()
         let page = try read("sort-oldest.html")
         for order in CardOrder.all where order != .relevance {
-            XCTAssertTrue(page.contains("<a href=\"sort-\(order.name).html\"" + (order == .oldest ? " aria-current=\"page\"" : "") + ">\(order.label)</a>"), order.name)
+            // The short label shown, the long one as the title, the current one marked.
+            XCTAssertTrue(page.contains("<a href=\"sort-\(order.name).html\" title=\"\(order.label)\"" + (order == .oldest ? " aria-current=\"page\"" : "") + ">\(order.shortLabel)</a>"), order.name)
         }
         XCTAssertFalse(page.contains("sort-relevance"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: site + "/sort-relevance.html"))
