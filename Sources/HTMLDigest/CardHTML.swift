@@ -27,13 +27,25 @@ struct CardHTML {
 
     /// The card as an `<article>`. `root` is the way back to the site's folder ("" or "../");
     /// `age`, when given, is shown before the date ("5 h ago").
-    mutating func render(_ stored: StoredCard, root: String, age: String?, heading: String = "h3", into out: inout String) {
+    /// How a card offers its whole post: not at all, inside it (an archive page: the one place
+    /// each post is written), or as a link to that place (`archive/DAY.html#cID`).
+    enum Post {
+        case none
+        case inline
+        case link(String)
+    }
+
+    mutating func render(_ stored: StoredCard, root: String, age: String?, heading: String = "h3", post: Post = .none,
+                         into out: inout String) {
         let card = stored.card
         let title = title(stored)
         let isImageAnswer = card.kind == .image
         // A card without an image is a text card: no picture box, a longer excerpt. One whose
         // image is not cached (failed, refused, not fetched yet) keeps the placeholder.
-        out += isImageAnswer ? "<article class=\"card image-answer\">" : card.image == nil ? "<article class=\"card text\">" : "<article class=\"card\">"
+        let classes = isImageAnswer ? "card image-answer" : card.image == nil ? "card text" : "card"
+        if case .inline = post { out += "<article class=\"" + classes + "\" id=\"c\(stored.id.rawValue)\">" } else {
+            out += "<article class=\"" + classes + "\">"
+        }
         // Picture: the cached copy, sized; clicking it opens the full image.
         if card.image == nil {
             // Nothing to show.
@@ -63,6 +75,25 @@ struct CardHTML {
         out += "</p>"
         let excerpt = excerpt(stored)
         if !excerpt.isEmpty { out += "<p class=\"excerpt\">" + HTMLEscaping.text(excerpt) + "</p>" }
+        if let description = card.description, PostHTML.hasMore(description, excerpt: excerpt) {
+            switch post {
+            case .none:
+                break
+            case .inline where description.utf8.count > PostHTML.maxPostBytes:
+                if let href = Self.safeHref(card.link) {
+                    out += "<p class=\"more\"><a href=\"" + HTMLEscaping.attribute(href) + "\">A long post ("
+                        + Self.size(Int64(description.utf8.count)) + "): read it on its site</a></p>"
+                }
+            case .inline:
+                out += "<details class=\"post\"><summary>Read the whole post</summary><div class=\"content\">"
+                var used: [String] = []
+                out += PostHTML.render(description, root: root, images: images) { used.append($0) }
+                for url in used where shownSet.insert(url).inserted { shownImages.append(url) }
+                out += "</div></details>"
+            case .link(let href):
+                out += "<p class=\"more\"><a href=\"" + HTMLEscaping.attribute(root + href) + "\">Read the whole post</a></p>"
+            }
+        }
         let enclosures = card.enclosures.compactMap { e in Self.safeHref(e.url).map { (e, $0) } }
         if !enclosures.isEmpty {
             out += "<ul class=\"enclosures\">"

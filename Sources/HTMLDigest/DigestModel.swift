@@ -164,6 +164,19 @@ public struct DigestModel {
         return out
     }
 
+    /// Pictures inside the whole posts of the latest cards (`latest`, newest first; at most
+    /// `PostHTML.maxImagesPerPost` a post), with each one's source: cached like card images,
+    /// so the posts show them (the pages may load only the site's own images).
+    public func latestPostImages() -> [(url: String, sourceID: SourceID)] {
+        var seen = Set<String>()
+        var out: [(url: String, sourceID: SourceID)] = []
+        for card in latest {
+            guard let description = card.card.description, description.utf8.count <= PostHTML.maxPostBytes else { continue }
+            for url in PostHTML.imageURLs(description) where seen.insert(url).inserted { out.append((url, card.sourceID)) }
+        }
+        return out
+    }
+
     private func unique(_ urls: [String]) -> [String] {
         var seen = Set<String>()
         return urls.filter { seen.insert($0).inserted }

@@ -44,18 +44,15 @@ public struct DigestWriter {
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
         var cards = CardHTML(images: images)
-        cards.prepareExcerpts(model.boundedCards)
-        let pages = SitePages(model: model, options: options)
+        var pages = SitePages(model: model, options: options)
 
         try files.write("style.css", Stylesheet.css)
         for (name, text) in extraFiles.sorted(by: { $0.key < $1.key }) { try files.write(name, text) }
-        try files.write("index.html", pages.index(&cards))
-        for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
-        try files.write("sources/index.html", pages.sourceIndex())
-        for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
-        try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
 
-        // The archive, one page of cards in memory at a time.
+        // The archive first, one page of cards in memory at a time: each card's whole post is
+        // written there once, and the other pages link to it (where the cards they show landed).
+        let bounded = Set(model.boundedCards.map(\.id))
+        var postLinks: [CardID: String] = [:]
         let days = pages.days(try model.store.cardCountsByDay())
         try files.write("archive/index.html", pages.archiveIndex(days))
         var dayIndex = 0
@@ -76,8 +73,9 @@ public struct DigestWriter {
             let found = dayIndex < days.count && days[dayIndex].name == name
             let older = found && dayIndex + 1 < days.count ? days[dayIndex + 1].name : nil
             let newer = found && dayIndex > 0 ? days[dayIndex - 1].name : nil
-            try files.write("archive/" + SitePages.dayFile(name, page: page),
-                            pages.dayPage(shown, page: page, list, older: older, newer: newer, &cards))
+            let file = SitePages.dayFile(name, page: page)
+            for card in list where bounded.contains(card.id) { postLinks[card.id] = "archive/" + file + "#c\(card.id.rawValue)" }
+            try files.write("archive/" + file, pages.dayPage(shown, page: page, list, older: older, newer: newer, &cards))
             list.removeAll(keepingCapacity: true)
         }
         try model.store.eachCardByDay { card in
@@ -92,6 +90,15 @@ public struct DigestWriter {
             }
         }
         try flush()
+
+        cards.forgetTexts()
+        cards.prepareExcerpts(model.boundedCards)
+        pages.postLinks = postLinks
+        try files.write("index.html", pages.index(&cards))
+        for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
+        try files.write("sources/index.html", pages.sourceIndex())
+        for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
+        try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
 
         // Only images some card on some page shows.
         for url in cards.shownImages {

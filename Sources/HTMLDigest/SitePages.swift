@@ -7,6 +7,16 @@ import Storage
 struct SitePages {
     let model: DigestModel
     let options: DigestOptions
+    /// Where each card of the bounded pages has its whole post (`archive/DAY.html#cID`), from
+    /// the archive written first.
+    var postLinks: [CardID: String] = [:]
+
+    init(model: DigestModel, options: DigestOptions) {
+        self.model = model
+        self.options = options
+    }
+
+    func post(_ card: StoredCard) -> CardHTML.Post { postLinks[card.id].map { .link($0) } ?? .none }
 
     /// Sources sorted by display name (case-insensitive), then id.
     var sources: [StoredSource] {
@@ -63,17 +73,20 @@ struct SitePages {
     func row(_ list: [StoredCard], label: String, root: String, age: Bool, _ cards: inout CardHTML, into out: inout String) {
         out += "<div class=\"row\" role=\"region\" tabindex=\"0\" aria-label=\"" + HTMLEscaping.attribute("Cards of " + label) + "\">\n"
         for card in list {
-            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil, into: &out)
+            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil,
+                         post: post(card), into: &out)
         }
         out += "</div>\n"
     }
 
     /// A wrapping grid of cards, for the long pages.
-    func grid(_ list: [StoredCard], root: String, age: Bool, heading: String = "h2", _ cards: inout CardHTML, into out: inout String) {
+    /// `inline`: the cards carry their whole posts (the archive).
+    func grid(_ list: [StoredCard], root: String, age: Bool, heading: String = "h2", inline: Bool = false,
+              _ cards: inout CardHTML, into out: inout String) {
         out += "<div class=\"grid\">\n"
         for card in list {
             cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil,
-                         heading: heading, into: &out)
+                         heading: heading, post: inline ? .inline : post(card), into: &out)
         }
         out += "</div>\n"
     }
@@ -155,7 +168,7 @@ struct SitePages {
         out += days
         let nav = day.pages > 1 ? pageLinks(day, current: page) : ""
         out += nav
-        grid(list, root: "../", age: false, &cards, into: &out)
+        grid(list, root: "../", age: false, inline: true, &cards, into: &out)
         out += nav + days
         PageFrame.close(into: &out)
         return out

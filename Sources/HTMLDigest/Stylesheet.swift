@@ -78,6 +78,18 @@ enum Stylesheet {
     .card.text { border-top: 4px solid var(--line); }
     .card.text .title { margin-top: .75rem; font-size: 1.05rem; }
     .card.text .excerpt { font-size: .95rem; line-height: 1.5; }
+    .card .more { margin: 0 .75rem .75rem; font-size: .9rem; }
+    .card .post { margin: 0 .75rem .75rem; }
+    .card .post summary { cursor: pointer; color: var(--link); font-size: .9rem; }
+    .card .post .content { max-width: 42rem; font-size: 1rem; line-height: 1.6; overflow-wrap: anywhere; }
+    .card .post .content img { max-width: 100%; height: auto; border-radius: 6px; }
+    .card .post .content pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
+    .card .post .content blockquote { margin-left: 0; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--muted); }
+    .media-link::before { content: "↗ "; }
+    /* An open post takes the whole row of the grid, its picture stays small. */
+    .grid > .card:has(details[open]) { grid-column: 1 / -1; }
+    .card:has(details[open]) .pic { max-width: 24rem; }
+    .card:has(details[open]) .excerpt { display: none; }
     .card .enclosures { margin: auto .75rem .75rem; padding: 0; list-style: none; font-size: .8rem; overflow-wrap: anywhere; }
     .days, .sources { padding-left: 1.25rem; }
     footer { padding: 1rem clamp(.75rem, 3vw, 2rem); border-top: 1px solid var(--line); font-size: .85rem; }

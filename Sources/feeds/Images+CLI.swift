@@ -27,8 +27,8 @@ enum ImageDownloads {
     /// archive's pictures over a few runs instead of one run downloading thousands.
     static let maxRequestsPerRun = 200
 
-    /// Downloads the images of the cards since `since`, then those of older cards never asked
-    /// for, newest first, `maxRequestsPerRun` in all (each on an internal address only on its
+    /// Downloads the images of the cards since `since`, then the pictures inside their posts,
+    /// then the images of older cards never asked for, newest first, `maxRequestsPerRun` in all (each on an internal address only on its
     /// source's origin, unless `allowInternal`; a file only for a local source, in its folder).
     static func run(_ workspace: Workspace, model: DigestModel? = nil, since: Timestamp, now: Timestamp,
                     allowInternal: Bool, maxRequests: Int = maxRequestsPerRun) throws -> ImageDownloadSummary {
@@ -43,9 +43,11 @@ enum ImageDownloads {
         }
         var urls = model.latestImageURLs(options)
         var sources = model.latestImageSources(options, origins: origins)
-        let known = Set(urls)
+        var known = Set(urls)
         let configured = Dictionary(model.sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
-        for (url, sourceID) in try workspace.store.imagesNeverFetched(limit: maxRequests) where !known.contains(url) {
+        // Then the pictures inside the latest posts, then older cards' pictures.
+        for (url, sourceID) in try model.latestPostImages() + workspace.store.imagesNeverFetched(limit: maxRequests)
+        where known.insert(url).inserted {
             urls.append(url)
             if let source = origins[sourceID] ?? configured[sourceID] { sources[url] = source }
         }
