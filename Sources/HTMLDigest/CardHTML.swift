@@ -21,8 +21,12 @@ struct CardHTML {
     /// A text card's excerpt: it has the picture's room too.
     static let textExcerptLength = 600
 
-    init(images: [String: DigestImage]) {
+    /// Each source's tags: a card links its source's tag pages.
+    let tags: [SourceID: [String]]
+
+    init(images: [String: DigestImage], tags: [SourceID: [String]] = [:]) {
         self.images = images
+        self.tags = tags
     }
 
     /// The card as an `<article>`. `root` is the way back to the site's folder ("" or "../");
@@ -66,6 +70,9 @@ struct CardHTML {
         }
         out += "</" + heading + ">"
         out += "<p class=\"meta\"><span class=\"source\">" + HTMLEscaping.text(stored.sourceName) + "</span>"
+        for tag in tags[stored.sourceID] ?? [] {
+            out += " <a class=\"tag\" href=\"" + HTMLEscaping.attribute(root + "tags/" + DigestModel.tagFile(tag)) + "\">#" + HTMLEscaping.text(tag) + "</a>"
+        }
         if let author = card.author, !author.isEmpty, author != stored.sourceName {
             out += " · <span class=\"author\">" + HTMLEscaping.text(author) + "</span>"
         }

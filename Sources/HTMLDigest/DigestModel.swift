@@ -74,8 +74,13 @@ public struct DigestModel {
     /// `cardsPerSortPage`).
     public var sorted: [(order: CardOrder, cards: [StoredCard])]
     public var perSource: [SourceID: SourceCards]
+    /// The tags of the sources (from the sources file), sorted, each with its newest cards (at
+    /// most `cardsPerSourcePage`) and how many it has: a page per tag.
+    public var tags: [(tag: String, cards: [StoredCard], total: Int)] = []
     /// The names the site shows, by source (see `name(of:)`).
     let names: [SourceID: String]
+    /// Each source's tags (a card shows its source's).
+    var tagsBySource: [SourceID: [String]] = [:]
 
     /// The orders of the switcher: the shared registry without `relevance`, which ranks search
     /// matches and, with no search text in a digest, lists exactly as `newest` does (a second
@@ -101,7 +106,15 @@ public struct DigestModel {
                 page: published(try store.cards(CardQuery(sourceID: source.id, limit: options.cardsPerSourcePage), order: .newest)),
                 total: try store.cardCount(CardQuery(sourceID: source.id)))
         }
-        return DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        var tags: [(String, [StoredCard], Int)] = []
+        for tag in Set(sources.flatMap(\.configuration.tags)).filter({ !$0.isEmpty }).sorted() {
+            tags.append((tag, published(try store.cards(CardQuery(tag: tag, limit: options.cardsPerSourcePage), order: .newest)),
+                         try store.cardCount(CardQuery(tag: tag))))
+        }
+        var model = DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        model.tags = tags
+        model.tagsBySource = Dictionary(sources.map { ($0.id, $0.configuration.tags.filter { !$0.isEmpty }) }, uniquingKeysWith: { a, _ in a })
+        return model
     }
 
     static func published(_ card: StoredCard, _ names: [SourceID: String]) -> StoredCard {
@@ -122,6 +135,24 @@ public struct DigestModel {
 
     public func name(of source: StoredSource) -> String { names[source.id] ?? Self.name(of: source) }
 
+    /// The file of a tag's page in `tags/`: lower-case ASCII letters, digits and `-` as they
+    /// are, every other byte as `_XX` (so two tags never share a file, and no tag names a path).
+    public static func tagFile(_ tag: String) -> String {
+        var out = ""
+        for b in tag.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = Array("0123456789abcdef".unicodeScalars)
+                out += "_"
+                out.unicodeScalars.append(hex[Int(b >> 4)])
+                out.unicodeScalars.append(hex[Int(b & 15)])
+            }
+        }
+        return (out.isEmpty ? "_" : out) + ".html"
+    }
+
     /// The newest cards since `since` (at most `cardsPerSortPage`): the Atom feed.
     public var latest: [StoredCard] { sorted.first { $0.order == .newest }?.cards ?? [] }
 
@@ -129,7 +160,7 @@ public struct DigestModel {
     var boundedCards: [StoredCard] {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
-        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] }
+        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] } + tags.map(\.cards)
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }
@@ -140,7 +171,7 @@ public struct DigestModel {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
         let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + sources.map { perSource[$0.id]?.page ?? [] }
-            + sorted.map(\.cards)
+            + sorted.map(\.cards) + tags.map(\.cards)
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }

@@ -27,6 +27,8 @@ public struct DigestReport: Sendable, Hashable {
 ///   more than `cardsPerArchivePage` cards on further pages `YYYY-MM-DD-2.html`, ..., each
 ///   linking the days before and after;
 /// - `sources/index.html` and `sources/ID.html`: a page per source;
+/// - `tags/index.html` and `tags/TAG.html`: a page per tag of the sources file (see
+///   `DigestModel.tagFile`), linked from each card of a tagged source;
 /// - `digest.atom`, `sources.opml` (given by the caller), `style.css`, `images/KEY.EXT`.
 ///
 /// Pages need nothing outside the folder and run no script (see `PageFrame`).
@@ -43,7 +45,7 @@ public struct DigestWriter {
     /// placeholder); `extraFiles` are written as they are (`sources.opml`).
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
-        var cards = CardHTML(images: images)
+        var cards = CardHTML(images: images, tags: model.tagsBySource)
         var pages = SitePages(model: model, options: options)
 
         try files.write("style.css", Stylesheet.css)
@@ -98,6 +100,8 @@ public struct DigestWriter {
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
         try files.write("sources/index.html", pages.sourceIndex())
         for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
+        try files.write("tags/index.html", pages.tagIndex())
+        for tag in model.tags { try files.write("tags/" + DigestModel.tagFile(tag.tag), pages.tagPage(tag.tag, tag.cards, total: tag.total, &cards)) }
         try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
 
         // Only images some card on some page shows.

@@ -219,6 +219,37 @@ struct SitePages {
         return out
     }
 
+    // MARK: Tags
+
+    func tagIndex() -> String {
+        var out = ""
+        PageFrame.open(title: "Tags", siteTitle: options.title, root: "../", section: .tags, into: &out)
+        if model.tags.isEmpty {
+            out += "<p class=\"empty\">No tags: give sources tags in the sources file (<code>tags=dev,news</code>).</p>\n"
+        } else {
+            out += "<p class=\"lede\">The tags of the sources file; a tag's page shows the newest cards of its sources.</p>\n<ul class=\"tags\">\n"
+            for tag in model.tags {
+                let names = sources.filter { $0.configuration.tags.contains(tag.tag) }.map { model.name(of: $0) }
+                out += "<li><a href=\"" + HTMLEscaping.attribute(DigestModel.tagFile(tag.tag)) + "\">#" + HTMLEscaping.text(tag.tag) + "</a> <span class=\"count\">"
+                    + Self.count(tag.total, "card") + ": " + HTMLEscaping.text(names.joined(separator: ", ")) + "</span></li>\n"
+            }
+            out += "</ul>\n"
+        }
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    func tagPage(_ tag: String, _ list: [StoredCard], total: Int, _ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: "#" + tag, siteTitle: options.title, root: "../", section: .tags, into: &out)
+        out += "<p class=\"lede\">" + Self.count(total, "card") + " of the sources tagged " + HTMLEscaping.text(tag)
+        out += list.count < total ? ", the newest \(list.count)" : ""
+        out += " · <a href=\"index.html\">All tags</a></p>\n"
+        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "../", age: false, &cards, into: &out) }
+        PageFrame.close(into: &out)
+        return out
+    }
+
     func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
         var out = ""
         PageFrame.open(title: model.name(of: source), siteTitle: options.title, root: "../", section: .sources, into: &out)

@@ -91,7 +91,9 @@ enum Stylesheet {
     .card:has(details[open]) .pic { max-width: 24rem; }
     .card:has(details[open]) .excerpt { display: none; }
     .card .enclosures { margin: auto .75rem .75rem; padding: 0; list-style: none; font-size: .8rem; overflow-wrap: anywhere; }
-    .days, .sources { padding-left: 1.25rem; }
+    .days, .sources, .tags { padding-left: 1.25rem; }
+    .card .meta .tag { text-decoration: none; }
+    .card .meta .tag:hover { text-decoration: underline; }
     footer { padding: 1rem clamp(.75rem, 3vw, 2rem); border-top: 1px solid var(--line); font-size: .85rem; }
     @media (max-width: 40rem) { .card.image-answer { grid-column: auto; } }
     @media (prefers-reduced-motion: no-preference) { .row { scroll-behavior: smooth; } }

@@ -30,7 +30,7 @@ final class DigestPagesTests: DigestTestCase {
         let pages = try pages()
         XCTAssertEqual(pages, ["archive/2026-10-20.html", "archive/2026-11-27.html", "archive/2026-11-28.html", "archive/2026-11-29.html",
                                "archive/index.html", "index.html", "sort-newest.html", "sort-oldest.html", "sort-source.html",
-                               "sort-title.html", "sources/1.html", "sources/2.html", "sources/3.html", "sources/index.html"])
+                               "sort-title.html", "sources/1.html", "sources/2.html", "sources/3.html", "sources/index.html", "tags/index.html"])
         for page in pages { XCTAssertEqual(PageChecker.problems(in: try read(page), name: page), []) }
     }
 
