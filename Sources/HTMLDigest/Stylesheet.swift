@@ -56,7 +56,8 @@ enum Stylesheet {
       padding: .25rem .25rem .75rem; margin: 0 -.25rem;
     }
     .row > .card { flex: 0 0 min(var(--card-w), 80vw); scroll-snap-align: start; }
-    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(var(--card-w), 100%), 1fr)); gap: .75rem; }
+    /* dense: a wide card (an image answer, an open post) leaves no hole before it. */
+    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(var(--card-w), 100%), 1fr)); grid-auto-flow: dense; gap: .75rem; }
     .card {
       display: flex; flex-direction: column; min-width: 0; background: var(--card);
       border: 1px solid var(--line); border-radius: 10px; overflow: hidden;
