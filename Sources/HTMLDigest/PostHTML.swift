@@ -23,9 +23,36 @@ enum PostHTML {
     /// pictures, lists, code, tables, quotes.
     static func hasMore(_ description: String, excerpt: String) -> Bool {
         if excerpt.hasSuffix("…") { return true }
-        for tag in ["<img ", "<pre", "<ul", "<ol", "<table", "<blockquote", "<figure", "<video", "<audio", "<h2", "<h3"]
-        where description.contains(tag) { return true }
-        return false
+        var found = false
+        eachTagName(description) { name in
+            if structural.contains(name) { found = true }
+            return !found
+        }
+        return found
+    }
+
+    static let structural: Set<String> = ["img", "pre", "ul", "ol", "table", "blockquote", "figure", "video", "audio", "h2", "h3"]
+    static let watched: Set<String> = ["img", "video", "audio", "source", "/video", "/audio", "/source"]
+
+    /// Calls `body` with the name of every tag (`/name` for an end tag) until it returns false.
+    static func eachTagName(_ html: String, _ body: (String) -> Bool) {
+        var html = html
+        html.withUTF8 { b in
+            var i = 0
+            while i < b.count {
+                guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+                var j = i + 1
+                if j < b.count && b[j] == UInt8(ascii: "/") { j += 1 }
+                let start = j
+                while j < b.count, isNameByte(b[j]) { j += 1 }
+                if j > start, !body(String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self)) { return }
+                i = j
+            }
+        }
+    }
+
+    static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A)
     }
 
     /// The `src` of the first `maxImagesPerPost` pictures of a post (decoded), http(s) only.
@@ -81,36 +108,55 @@ enum PostHTML {
         let value: Substring?
     }
 
-    /// Calls `replace` with every tag of `html` (name lower-case, `/name` for an end tag) and
-    /// its attributes; a non-nil answer replaces the tag. Returns the text with replacements.
+    /// Calls `replace` with every tag of `html` that matters here (`watched`: name lower-case,
+    /// `/name` for an end tag) and its attributes; a non-nil answer replaces the tag. Returns
+    /// the text with replacements. Bytewise: posts are most of the text of a large site.
     @discardableResult
     static func scan(_ html: String, _ replace: (Substring, [Attribute]) -> String?) -> String {
-        // Most posts have no picture or media: nothing to scan.
-        guard html.contains("<img") || html.contains("<video") || html.contains("<audio") || html.contains("<source") else { return html }
-        var out = ""
-        out.reserveCapacity(html.utf8.count)
-        var rest = html[...]
-        while let open = rest.firstIndex(of: "<") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: ">") else {
-                // A tag left open at the end (not the sanitizer's output): text, not markup.
-                out += rest[open...].replacingOccurrences(of: "<", with: "&lt;")
-                return out
+        var html = html
+        // Where each watched tag starts and ends (bytes), found in one pass.
+        var tags: [(start: Int, nameEnd: Int, end: Int)] = []
+        var unterminated: Int?
+        html.withUTF8 { b in
+            var i = 0
+            while i < b.count {
+                guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+                var j = i + 1
+                if j < b.count && b[j] == UInt8(ascii: "/") { j += 1 }
+                let start = j
+                while j < b.count, isNameByte(b[j]) { j += 1 }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self)
+                guard j > start, watched.contains(name) else { i = max(j, i + 1); continue }
+                var k = j
+                while k < b.count, b[k] != UInt8(ascii: ">") { k += 1 }
+                guard k < b.count else { unterminated = i; return }
+                tags.append((i, j, k))
+                i = k + 1
             }
-            let inside = rest[rest.index(after: open)..<close]
-            var nameEnd = inside.startIndex
-            if inside.first == "/" { nameEnd = inside.index(after: nameEnd) }
-            nameEnd = inside[nameEnd...].firstIndex(where: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) ?? inside.endIndex
-            let name = inside[..<nameEnd]
-            let watched = ["img", "video", "audio", "source", "/video", "/audio", "/source"].contains(name)
-            if watched, let replacement = replace(name, attributes(inside[nameEnd...])) {
+        }
+        guard !tags.isEmpty || unterminated != nil else { return html }
+        let u = html.utf8
+        func index(_ n: Int) -> String.Index { u.index(u.startIndex, offsetBy: n) }
+        var out = ""
+        out.reserveCapacity(u.count)
+        var copied = 0
+        for tag in tags {
+            out += html[index(copied)..<index(tag.start)]
+            let name = html[index(tag.start + 1)..<index(tag.nameEnd)]
+            if let replacement = replace(name, attributes(html[index(tag.nameEnd)..<index(tag.end)])) {
                 out += replacement
             } else {
-                out += rest[open...close]
+                out += html[index(tag.start)...index(tag.end)]
             }
-            rest = rest[rest.index(after: close)...]
+            copied = tag.end + 1
         }
-        out += rest
+        if let unterminated {
+            out += html[index(copied)..<index(unterminated)]
+            // A tag left open at the end (not the sanitizer's output): text, not markup.
+            out += html[index(unterminated)...].replacingOccurrences(of: "<", with: "&lt;")
+        } else {
+            out += html[index(copied)...]
+        }
         return out
     }
 
