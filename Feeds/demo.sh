@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The offline demo behind `make run`: updates the bundled sample sources (Feeds/sources, which
 # points at Feeds/samples/*) into a demo home, shows what was saved, and writes the HTML digest
-# into HOME/site (the samples' image URLs point at hosts that do not exist, so their cards show
-# the placeholder and the failures go into the image cache's back-off: no network needed).
+# into HOME/site. The local samples name pictures next to them (Feeds/samples/img, drawn by
+# make_images.py), which the image cache reads like downloads: a local source's images may be
+# files in its folder, a web feed's never. The release notes' and the searches' images point at
+# hosts that do not exist: those cards show the placeholder of a failed image and the failures
+# go into the cache's back-off. No network needed.
 # Usage: Feeds/demo.sh BIN HOME
 set -euo pipefail
 bin=$1

@@ -173,6 +173,8 @@ def html(cards, runs_tsv, files_tsv):
         med[kind] = wall
         print("  %-8s %7.3f %6.2f %7.1f  %d %s" % (kind, wall, cpu, rss, n, "written" if kind == "cold" else "rewritten"))
     worst = max(int(f[1]) for f in files)
+    if all(len(f) > 2 for f in files):
+        print("  site on disk: %.1f MB" % (statistics.median(int(f[2]) for f in files) / 1024))
     print("  cold write %.3f s (goal < 1 s: %s); rerun rewrote at most %d files (goal: almost none: %s)"
           % (med["cold"], "met" if med["cold"] < 1 else "NOT met", worst, "met" if worst <= 2 else "NOT met"))
 

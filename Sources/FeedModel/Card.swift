@@ -13,7 +13,7 @@
 /// | `title`       | plain text: tags removed, entities decoded, white space collapsed to single spaces, trimmed; nil when blank |
 /// | `description` | sanitized HTML (allow-list; no script, style, frames, forms, event attributes or `javascript:` URLs; relative URLs resolved; tracking pixels removed); the entry body, preferring full content over a summary; nil when blank |
 /// | `link`        | absolute `http`, `https` or `mailto` URL of the item itself; any other scheme is dropped (nil) |
-/// | `image`       | absolute `http`/`https` URL of the card's picture (see `FeedParsing` for the order of preference); nil when none |
+/// | `image`       | absolute `http`/`https` URL of the card's picture (see `FeedParsing` for the order of preference), or for a feed read from a local file a `file://` URL inside its folder (`LocalImage`); nil when none |
 /// | `published`   | first publication, UTC; nil when absent, unparseable or outside 1970–2100 (never "now") |
 /// | `updated`     | last modification, UTC; nil when absent, unparseable or outside 1970–2100 |
 /// | `author`      | the first author's name (or e-mail when no name), plain text; several authors joined by ", " |

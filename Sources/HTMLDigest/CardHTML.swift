@@ -18,20 +18,42 @@ struct CardHTML {
     private var shownSet = Set<String>()
 
     static let excerptLength = 220
+    /// A text card's excerpt: it has the picture's room too.
+    static let textExcerptLength = 600
 
-    init(images: [String: DigestImage]) {
+    /// Each source's tags: a card links its source's tag pages.
+    let tags: [SourceID: [String]]
+
+    init(images: [String: DigestImage], tags: [SourceID: [String]] = [:]) {
         self.images = images
+        self.tags = tags
     }
 
     /// The card as an `<article>`. `root` is the way back to the site's folder ("" or "../");
     /// `age`, when given, is shown before the date ("5 h ago").
-    mutating func render(_ stored: StoredCard, root: String, age: String?, heading: String = "h3", into out: inout String) {
+    /// How a card offers its whole post: not at all, inside it (an archive page: the one place
+    /// each post is written), or as a link to that place (`archive/DAY.html#cID`).
+    enum Post {
+        case none
+        case inline
+        case link(String)
+    }
+
+    mutating func render(_ stored: StoredCard, root: String, age: String?, heading: String = "h3", post: Post = .none,
+                         into out: inout String) {
         let card = stored.card
         let title = title(stored)
         let isImageAnswer = card.kind == .image
-        out += isImageAnswer ? "<article class=\"card image-answer\">" : "<article class=\"card\">"
+        // A card without an image is a text card: no picture box, a longer excerpt. One whose
+        // image is not cached (failed, refused, not fetched yet) keeps the placeholder.
+        let classes = isImageAnswer ? "card image-answer" : card.image == nil ? "card text" : "card"
+        if case .inline = post { out += "<article class=\"" + classes + "\" id=\"c\(stored.id.rawValue)\">" } else {
+            out += "<article class=\"" + classes + "\">"
+        }
         // Picture: the cached copy, sized; clicking it opens the full image.
-        if let url = card.image, let image = images[url] {
+        if card.image == nil {
+            // Nothing to show.
+        } else if let url = card.image, let image = images[url] {
             if shownSet.insert(url).inserted { shownImages.append(url) }
             let src = HTMLEscaping.attribute(root + "images/" + image.fileName)
             out += "<a class=\"pic\" href=\"" + src + "\" tabindex=\"-1\"><img src=\"" + src + "\""
@@ -48,15 +70,37 @@ struct CardHTML {
         }
         out += "</" + heading + ">"
         out += "<p class=\"meta\"><span class=\"source\">" + HTMLEscaping.text(stored.sourceName) + "</span>"
+        for tag in tags[stored.sourceID] ?? [] {
+            out += " <a class=\"tag\" href=\"" + HTMLEscaping.attribute(root + "tags/" + DigestModel.tagFile(tag)) + "\">#" + HTMLEscaping.text(tag) + "</a>"
+        }
         if let author = card.author, !author.isEmpty, author != stored.sourceName {
             out += " · <span class=\"author\">" + HTMLEscaping.text(author) + "</span>"
         }
         let date = card.date ?? stored.sortDate
         out += " · <time datetime=\"" + date.iso8601 + "\">"
-        if let age { out += HTMLEscaping.text(age) + "</time>" } else { out += Self.shortDate(date) + "</time>" }
+        if let age { out += HTMLEscaping.text(age) + "</time>" } else { out += Self.shortDate(date) + " UTC</time>" }
         out += "</p>"
         let excerpt = excerpt(stored)
         if !excerpt.isEmpty { out += "<p class=\"excerpt\">" + HTMLEscaping.text(excerpt) + "</p>" }
+        if let description = card.description, PostHTML.hasMore(description, excerpt: excerpt) {
+            switch post {
+            case .none:
+                break
+            case .inline where description.utf8.count > PostHTML.maxPostBytes:
+                if let href = Self.safeHref(card.link) {
+                    out += "<p class=\"more\"><a href=\"" + HTMLEscaping.attribute(href) + "\">A long post ("
+                        + Self.size(Int64(description.utf8.count)) + "): read it on its site</a></p>"
+                }
+            case .inline:
+                out += "<details class=\"post\"><summary>Read the whole post</summary><div class=\"content\">"
+                var used: [String] = []
+                out += PostHTML.render(description, root: root, images: images) { used.append($0) }
+                for url in used where shownSet.insert(url).inserted { shownImages.append(url) }
+                out += "</div></details>"
+            case .link(let href):
+                out += "<p class=\"more\"><a href=\"" + HTMLEscaping.attribute(root + href) + "\">Read the whole post</a></p>"
+            }
+        }
         let enclosures = card.enclosures.compactMap { e in Self.safeHref(e.url).map { (e, $0) } }
         if !enclosures.isEmpty {
             out += "<ul class=\"enclosures\">"
@@ -78,13 +122,14 @@ struct CardHTML {
     /// The display title (see `Card.displayTitle`).
     mutating func title(_ stored: StoredCard) -> String {
         if let title = titles[stored.id] { return title }
-        let title = stored.card.displayTitle(plainText: HTMLText.plainText)
+        let title = stored.card.displayTitle(plainText: { HTMLText.plainText($0) })
         titles[stored.id] = title
         return title
     }
 
-    /// A short plain-text excerpt of the sanitized description: its text, white space
-    /// collapsed, cut at a word near `excerptLength` characters. Plain text, so the cut cannot
+    /// A short plain-text excerpt of the sanitized description: its text (links as their text
+    /// only, never `text <url>`), white space collapsed, cut at a word near `excerptLength`
+    /// characters (`textExcerptLength` for a card without image). Plain text, so the cut cannot
     /// leave a tag open, and it is escaped like every other string.
     mutating func excerpt(_ stored: StoredCard) -> String {
         if let excerpt = excerpts[stored.id] { return excerpt }
@@ -126,25 +171,26 @@ struct CardHTML {
         // most of the time of writing a large site. The cut goes before a space or after a
         // tag end, so no word or entity is split; libxml2 closes the elements left open. Too
         // little text in the head (markup-heavy): the whole body.
-        var text = headText(description, bytes: 800)
-        if text.count < excerptLength && description.utf8.count > 800 {
-            text = oneLine(HTMLText.plainText(description))
+        let length = stored.card.image == nil ? textExcerptLength : excerptLength
+        var text = headText(description, bytes: length * 4)
+        if text.count < length && description.utf8.count > length * 4 {
+            text = oneLine(HTMLText.plainText(description, linkURLs: false))
         }
-        return cut(text, at: excerptLength)
+        return cut(text, at: length)
     }
 
     /// The collapsed plain text of the first `bytes` bytes of `html` (all of it when shorter).
     static func headText(_ html: String, bytes: Int) -> String {
         let utf8 = html.utf8
-        guard utf8.count > bytes else { return oneLine(HTMLText.plainText(html)) }
+        guard utf8.count > bytes else { return oneLine(HTMLText.plainText(html, linkURLs: false)) }
         var end = utf8.index(utf8.startIndex, offsetBy: bytes)
         while end > utf8.startIndex {
             let b = utf8[utf8.index(before: end)]
             if b == UInt8(ascii: ">") || b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") { break }
             utf8.formIndex(before: &end)
         }
-        if end == utf8.startIndex { return oneLine(HTMLText.plainText(html)) }
-        return oneLine(HTMLText.plainText(String(html[..<end])))
+        if end == utf8.startIndex { return oneLine(HTMLText.plainText(html, linkURLs: false)) }
+        return oneLine(HTMLText.plainText(String(html[..<end]), linkURLs: false))
     }
 
     /// The text on one line: every run of ASCII white space (plainText's line breaks and list
@@ -216,10 +262,10 @@ struct CardHTML {
     /// "under an hour ago", "5 h ago", "3 days ago", else the date.
     static func age(of t: Timestamp, now: Timestamp) -> String {
         let seconds = now.seconds(since: t)
-        if seconds < 0 { return shortDate(t) }
+        if seconds < 0 { return shortDate(t) + " UTC" }
         if seconds < 3_600 { return "under an hour ago" }
         if seconds < 86_400 { return "\(seconds / 3_600) h ago" }
         if seconds < 14 * 86_400 { return seconds < 2 * 86_400 ? "1 day ago" : "\(seconds / 86_400) days ago" }
-        return shortDate(t)
+        return shortDate(t) + " UTC"
     }
 }

@@ -57,6 +57,8 @@ public struct SourceCards: Sendable {
     public var row: [StoredCard]
     /// How many cards it has since `since`.
     public var latestCount: Int
+    /// How many of those are unread.
+    public var latestUnread: Int
     /// Its newest cards: its own page (at most `cardsPerSourcePage`).
     public var page: [StoredCard]
     /// How many cards it has in all.
@@ -74,8 +76,13 @@ public struct DigestModel {
     /// `cardsPerSortPage`).
     public var sorted: [(order: CardOrder, cards: [StoredCard])]
     public var perSource: [SourceID: SourceCards]
+    /// The tags of the sources (from the sources file), sorted, each with its newest cards (at
+    /// most `cardsPerSourcePage`) and how many it has: a page per tag.
+    public var tags: [(tag: String, cards: [StoredCard], total: Int)] = []
     /// The names the site shows, by source (see `name(of:)`).
     let names: [SourceID: String]
+    /// Each source's tags (a card shows its source's).
+    var tagsBySource: [SourceID: [String]] = [:]
 
     /// The orders of the switcher: the shared registry without `relevance`, which ranks search
     /// matches and, with no search text in a digest, lists exactly as `newest` does (a second
@@ -98,10 +105,19 @@ public struct DigestModel {
             perSource[source.id] = SourceCards(
                 row: published(try store.cards(CardQuery(sourceID: source.id, since: options.since, limit: options.cardsPerRow), order: .newest)),
                 latestCount: try store.cardCount(CardQuery(sourceID: source.id, since: options.since)),
+                latestUnread: try store.cardCount(CardQuery(sourceID: source.id, unreadOnly: true, since: options.since)),
                 page: published(try store.cards(CardQuery(sourceID: source.id, limit: options.cardsPerSourcePage), order: .newest)),
                 total: try store.cardCount(CardQuery(sourceID: source.id)))
         }
-        return DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        var tags: [(String, [StoredCard], Int)] = []
+        for tag in Set(sources.flatMap(\.configuration.tags)).filter({ !$0.isEmpty }).sorted() {
+            tags.append((tag, published(try store.cards(CardQuery(tag: tag, limit: options.cardsPerSourcePage), order: .newest)),
+                         try store.cardCount(CardQuery(tag: tag))))
+        }
+        var model = DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        model.tags = tags
+        model.tagsBySource = Dictionary(sources.map { ($0.id, $0.configuration.tags.filter { !$0.isEmpty }) }, uniquingKeysWith: { a, _ in a })
+        return model
     }
 
     static func published(_ card: StoredCard, _ names: [SourceID: String]) -> StoredCard {
@@ -122,6 +138,24 @@ public struct DigestModel {
 
     public func name(of source: StoredSource) -> String { names[source.id] ?? Self.name(of: source) }
 
+    /// The file of a tag's page in `tags/`: lower-case ASCII letters, digits and `-` as they
+    /// are, every other byte as `_XX` (so two tags never share a file, and no tag names a path).
+    public static func tagFile(_ tag: String) -> String {
+        var out = ""
+        for b in tag.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = Array("0123456789abcdef".unicodeScalars)
+                out += "_"
+                out.unicodeScalars.append(hex[Int(b >> 4)])
+                out.unicodeScalars.append(hex[Int(b & 15)])
+            }
+        }
+        return (out.isEmpty ? "_" : out) + ".html"
+    }
+
     /// The newest cards since `since` (at most `cardsPerSortPage`): the Atom feed.
     public var latest: [StoredCard] { sorted.first { $0.order == .newest }?.cards ?? [] }
 
@@ -129,7 +163,7 @@ public struct DigestModel {
     var boundedCards: [StoredCard] {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
-        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] }
+        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] } + tags.map(\.cards)
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }
@@ -140,7 +174,7 @@ public struct DigestModel {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
         let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + sources.map { perSource[$0.id]?.page ?? [] }
-            + sorted.map(\.cards)
+            + sorted.map(\.cards) + tags.map(\.cards)
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }
@@ -152,12 +186,27 @@ public struct DigestModel {
 
     /// The source URL each latest image came from (the first card's, when several show it):
     /// the image may be on an internal address only on that source's origin.
-    public func latestImageSources(_ options: DigestOptions) -> [String: String] {
-        let urls = Dictionary(sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
+    /// `origins` overrides a source's URL (a local source's as the absolute `file://` URL it
+    /// is read from: its images may be files in its folder, see `LocalImage`).
+    public func latestImageSources(_ options: DigestOptions, origins: [SourceID: String] = [:]) -> [String: String] {
+        let urls = Dictionary(sources.map { ($0.id, origins[$0.id] ?? $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
         var out: [String: String] = [:]
         for card in latestShown where card.sortDate >= options.since {
             guard let image = card.card.image, out[image] == nil, let source = urls[card.sourceID] else { continue }
             out[image] = source
+        }
+        return out
+    }
+
+    /// Pictures inside the whole posts of the latest cards (`latest`, newest first; at most
+    /// `PostHTML.maxImagesPerPost` a post), with each one's source: cached like card images,
+    /// so the posts show them (the pages may load only the site's own images).
+    public func latestPostImages() -> [(url: String, sourceID: SourceID)] {
+        var seen = Set<String>()
+        var out: [(url: String, sourceID: SourceID)] = []
+        for card in latest {
+            guard let description = card.card.description, description.utf8.count <= PostHTML.maxPostBytes else { continue }
+            for url in PostHTML.imageURLs(description) where seen.insert(url).inserted { out.append((url, card.sourceID)) }
         }
         return out
     }

@@ -11,7 +11,7 @@ enum PageFrame {
         "default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'"
 
     /// Which navigation entry is the current page.
-    enum Section { case latest, sorted, archive, sources }
+    enum Section { case latest, sorted, archive, sources, tags }
 
     static func open(title: String, siteTitle: String, root: String, section: Section, into out: inout String) {
         out += """
@@ -34,7 +34,7 @@ enum PageFrame {
         out += "<nav aria-label=\"Site\"><ul>"
         let entries: [(Section, String, String)] = [
             (.latest, "index.html", "Latest"), (.sorted, "sort-newest.html", "All latest cards"),
-            (.archive, "archive/index.html", "Archive"), (.sources, "sources/index.html", "Sources"),
+            (.archive, "archive/index.html", "Archive"), (.sources, "sources/index.html", "Sources"), (.tags, "tags/index.html", "Tags"),
         ]
         for (entry, href, label) in entries {
             out += "<li><a href=\"" + root + href + "\"" + (entry == section ? " aria-current=\"page\"" : "") + ">" + label + "</a></li>"

@@ -40,7 +40,7 @@ final class SiteFiles {
         self.root = root
         previous = Self.readManifest(root + "/" + Self.manifestName)
         try makeFolder(root)
-        for folder in ["", "archive", "sources", "images"] { removeOrphanedTemporaries(in: folder) }
+        for folder in ["", "archive", "sources", "tags", "images"] { removeOrphanedTemporaries(in: folder) }
     }
 
     /// The manifest's paths, each checked to stay inside the folder (a tampered line naming

@@ -7,10 +7,36 @@ import Storage
 struct SitePages {
     let model: DigestModel
     let options: DigestOptions
+    /// Where each card of the bounded pages has its whole post (`archive/DAY.html#cID`), from
+    /// the archive written first.
+    var postLinks: [CardID: String] = [:]
+
+    init(model: DigestModel, options: DigestOptions) {
+        self.model = model
+        self.options = options
+    }
+
+    func post(_ card: StoredCard) -> CardHTML.Post { postLinks[card.id].map { .link($0) } ?? .none }
 
     /// Sources sorted by display name (case-insensitive), then id.
     var sources: [StoredSource] {
         model.sources.sorted { (model.name(of: $0).lowercased(), $0.id.rawValue) < (model.name(of: $1).lowercased(), $1.id.rawValue) }
+    }
+
+    /// The index's sections: the source with the newest card first (the newest card of each
+    /// row: dated cards before undated ones, then sort date), ties by name as `sources`. A
+    /// source with nothing new has no section.
+    var sectionsNewestFirst: [StoredSource] {
+        let withCards = sources.enumerated().compactMap { i, source -> (Int, StoredSource, StoredCard)? in
+            guard let first = model.perSource[source.id]?.row.first else { return nil }
+            return (i, source, first)
+        }
+        return withCards.sorted { a, b in
+            let (da, db) = (a.2.card.date != nil, b.2.card.date != nil)
+            if da != db { return da }
+            if a.2.sortDate != b.2.sortDate { return a.2.sortDate > b.2.sortDate }
+            return a.0 < b.0
+        }.map(\.1)
     }
 
     // MARK: Latest digest
@@ -18,17 +44,19 @@ struct SitePages {
     func index(_ html: inout CardHTML) -> String {
         var out = ""
         PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &out)
-        out += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source. "
-        out += "Other orders: " + switcherLinks(current: nil) + ".</p>\n"
+        out += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source, the source with the newest card first. "
+        out += "All of them by order: " + switcherLinks(current: nil) + ".</p>\n"
         var any = false
-        for source in sources {
+        for source in sectionsNewestFirst {
             guard let cards = model.perSource[source.id], !cards.row.isEmpty else { continue }
             any = true
             let headingID = "s\(source.id.rawValue)"
             out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
             out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
             if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
-            out += " <span class=\"count\">\(cards.latestCount) new</span></h2>\n"
+            // What the number counts, said: the cards since `since`, and of those the unread.
+            out += " <span class=\"count\">" + Self.count(cards.latestCount, "card") + " since " + CardHTML.shortDate(options.since)
+                + ", \(cards.latestUnread) unread</span></h2>\n"
             row(Array(cards.row.prefix(options.cardsPerRow)), label: model.name(of: source), root: "", age: true, &html, into: &out)
             if cards.latestCount > options.cardsPerRow {
                 out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
@@ -45,40 +73,44 @@ struct SitePages {
     func row(_ list: [StoredCard], label: String, root: String, age: Bool, _ cards: inout CardHTML, into out: inout String) {
         out += "<div class=\"row\" role=\"region\" tabindex=\"0\" aria-label=\"" + HTMLEscaping.attribute("Cards of " + label) + "\">\n"
         for card in list {
-            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil, into: &out)
+            cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil,
+                         post: post(card), into: &out)
         }
         out += "</div>\n"
     }
 
     /// A wrapping grid of cards, for the long pages.
-    func grid(_ list: [StoredCard], root: String, age: Bool, heading: String = "h2", _ cards: inout CardHTML, into out: inout String) {
+    /// `inline`: the cards carry their whole posts (the archive).
+    func grid(_ list: [StoredCard], root: String, age: Bool, heading: String = "h2", inline: Bool = false,
+              _ cards: inout CardHTML, into out: inout String) {
         out += "<div class=\"grid\">\n"
         for card in list {
             cards.render(card, root: root, age: age ? CardHTML.age(of: card.card.date ?? card.sortDate, now: options.now) : nil,
-                         heading: heading, into: &out)
+                         heading: heading, post: inline ? .inline : post(card), into: &out)
         }
         out += "</div>\n"
     }
 
     // MARK: Sort pages
 
+    /// A link to the page of `order`: the registry's short label, its long one as the title
+    /// (tooltip), the current page marked.
+    func orderLink(_ order: CardOrder, current: CardOrder?) -> String {
+        "<a href=\"sort-\(order.name).html\" title=\"" + HTMLEscaping.attribute(order.label) + "\""
+            + (order == current ? " aria-current=\"page\"" : "") + ">" + HTMLEscaping.text(order.shortLabel) + "</a>"
+    }
+
     func switcherLinks(current: CardOrder?) -> String {
-        DigestModel.pageOrders.map { order in
-            "<a href=\"sort-\(order.name).html\"" + (order == current ? " aria-current=\"page\"" : "") + ">"
-                + HTMLEscaping.text(order.label) + "</a>"
-        }.joined(separator: ", ")
+        DigestModel.pageOrders.map { orderLink($0, current: current) }.joined(separator: ", ")
     }
 
     func sortPage(_ order: CardOrder, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
         var out = ""
-        PageFrame.open(title: "Latest cards, " + order.label, siteTitle: options.title, root: "", section: .sorted, into: &out)
+        PageFrame.open(title: "Latest cards, " + order.shortLabel.lowercased(), siteTitle: options.title, root: "", section: .sorted, into: &out)
         out += "<nav class=\"switcher\" aria-label=\"Sort order\"><h2>Sort</h2><ul>"
-        for other in DigestModel.pageOrders {
-            out += "<li><a href=\"sort-\(other.name).html\"" + (other == order ? " aria-current=\"page\"" : "") + ">"
-                + HTMLEscaping.text(other.label) + "</a></li>"
-        }
+        for other in DigestModel.pageOrders { out += "<li>" + orderLink(other, current: order) + "</li>" }
         out += "</ul></nav>\n"
-        out += "<p class=\"lede\">\(list.count) cards since " + CardHTML.shortDate(options.since) + " UTC"
+        out += "<p class=\"lede\">" + Self.count(list.count, "card") + " since " + CardHTML.shortDate(options.since) + " UTC, " + HTMLEscaping.text(order.label)
         out += list.count >= options.cardsPerSortPage ? " (the first \(options.cardsPerSortPage)).</p>\n" : ".</p>\n"
         if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "", age: true, &cards, into: &out) }
         PageFrame.close(into: &out)
@@ -106,6 +138,7 @@ struct SitePages {
     func archiveIndex(_ days: [Day]) -> String {
         var out = ""
         PageFrame.open(title: "Archive", siteTitle: options.title, root: "../", section: .archive, into: &out)
+        out += "<p class=\"lede\">Every card, by the day (UTC) of its date.</p>\n"
         if days.isEmpty { out += "<p class=\"empty\">No cards yet.</p>\n" }
         var month = ""
         for day in days {
@@ -115,7 +148,7 @@ struct SitePages {
                 out += "<h2>" + m + "</h2>\n<ul class=\"days\">\n"
                 month = m
             }
-            out += "<li><a href=\"" + day.name + ".html\">" + day.name + "</a> <span class=\"count\">\(day.count) cards"
+            out += "<li><a href=\"" + day.name + ".html\">" + day.name + "</a> <span class=\"count\">" + Self.count(day.count, "card")
             out += day.pages > 1 ? ", \(day.pages) pages</span></li>\n" : "</span></li>\n"
         }
         if !month.isEmpty { out += "</ul>\n" }
@@ -125,18 +158,33 @@ struct SitePages {
 
     /// Page `page` of `day`, showing `list` (at most `cardsPerArchivePage` cards); a day of
     /// several pages links them all.
-    func dayPage(_ day: Day, page: Int, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
+    /// `older` and `newer` are the days before and after it that have cards (nil: none).
+    func dayPage(_ day: Day, page: Int, _ list: [StoredCard], older: String? = nil, newer: String? = nil, _ cards: inout CardHTML) -> String {
         var out = ""
         let title = "Cards of " + day.name + (day.pages > 1 ? ", page \(page) of \(day.pages)" : "")
         PageFrame.open(title: title, siteTitle: options.title, root: "../", section: .archive, into: &out)
-        out += "<p class=\"lede\"><a href=\"index.html\">All days</a></p>\n"
+        out += "<p class=\"lede\">" + Self.count(day.count, "card") + " dated " + day.name + " (UTC).</p>\n"
+        let days = dayLinks(older: older, newer: newer)
+        out += days
         let nav = day.pages > 1 ? pageLinks(day, current: page) : ""
         out += nav
-        grid(list, root: "../", age: false, &cards, into: &out)
-        out += nav
+        grid(list, root: "../", age: false, inline: true, &cards, into: &out)
+        out += nav + days
         PageFrame.close(into: &out)
         return out
     }
+
+    /// The previous (older) and next (newer) day, and the list of days.
+    func dayLinks(older: String?, newer: String?) -> String {
+        var out = "<nav class=\"days-nav\" aria-label=\"Other days\"><ul>"
+        if let older { out += "<li><a href=\"\(Self.dayFile(older, page: 1))\" rel=\"prev\">← " + older + "</a></li>" }
+        out += "<li><a href=\"index.html\">All days</a></li>"
+        if let newer { out += "<li><a href=\"\(Self.dayFile(newer, page: 1))\" rel=\"next\">" + newer + " →</a></li>" }
+        return out + "</ul></nav>\n"
+    }
+
+    /// "1 card", "2 cards": `noun` with an s unless there is one.
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 " + noun : "\(n) " + noun + "s" }
 
     /// "Pages: 1 2 3" with the current one marked.
     func pageLinks(_ day: Day, current: Int) -> String {
@@ -157,7 +205,7 @@ struct SitePages {
         out += "<ul class=\"sources\">\n"
         for source in sources {
             out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
-            out += " <span class=\"count\">\(model.perSource[source.id]?.total ?? 0) cards</span>"
+            out += " <span class=\"count\">" + Self.count(model.perSource[source.id]?.total ?? 0, "card") + "</span>"
             // A message may quote the address it failed on: published scrubbed.
             if let reason = source.disabledReason {
                 out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(PublicAddress.scrubbed(reason)) + "</span>"
@@ -167,6 +215,37 @@ struct SitePages {
             out += "</li>\n"
         }
         out += "</ul>\n"
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    // MARK: Tags
+
+    func tagIndex() -> String {
+        var out = ""
+        PageFrame.open(title: "Tags", siteTitle: options.title, root: "../", section: .tags, into: &out)
+        if model.tags.isEmpty {
+            out += "<p class=\"empty\">No tags: give sources tags in the sources file (<code>tags=dev,news</code>).</p>\n"
+        } else {
+            out += "<p class=\"lede\">The tags of the sources file; a tag's page shows the newest cards of its sources.</p>\n<ul class=\"tags\">\n"
+            for tag in model.tags {
+                let names = sources.filter { $0.configuration.tags.contains(tag.tag) }.map { model.name(of: $0) }
+                out += "<li><a href=\"" + HTMLEscaping.attribute(DigestModel.tagFile(tag.tag)) + "\">#" + HTMLEscaping.text(tag.tag) + "</a> <span class=\"count\">"
+                    + Self.count(tag.total, "card") + ": " + HTMLEscaping.text(names.joined(separator: ", ")) + "</span></li>\n"
+            }
+            out += "</ul>\n"
+        }
+        PageFrame.close(into: &out)
+        return out
+    }
+
+    func tagPage(_ tag: String, _ list: [StoredCard], total: Int, _ cards: inout CardHTML) -> String {
+        var out = ""
+        PageFrame.open(title: "#" + tag, siteTitle: options.title, root: "../", section: .tags, into: &out)
+        out += "<p class=\"lede\">" + Self.count(total, "card") + " of the sources tagged " + HTMLEscaping.text(tag)
+        out += list.count < total ? ", the newest \(list.count)" : ""
+        out += " · <a href=\"index.html\">All tags</a></p>\n"
+        if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "../", age: false, &cards, into: &out) }
         PageFrame.close(into: &out)
         return out
     }
@@ -183,7 +262,7 @@ struct SitePages {
         }
         out += "<a href=\"index.html\">All sources</a></p>\n"
         if let description = source.feed.description {
-            let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description)), at: 400)
+            let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description, linkURLs: false)), at: 400)
             if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
         }
         let list = model.perSource[source.id]?.page ?? []

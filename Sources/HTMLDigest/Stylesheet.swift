@@ -46,6 +46,7 @@ enum Stylesheet {
     .switcher ul { display: flex; flex-wrap: wrap; gap: .25rem .5rem; list-style: none; padding: 0; margin: 0; }
     .switcher a { display: inline-block; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; }
     .switcher a[aria-current="page"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
+    .days-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: .5rem 0; }
     .pages ul { display: flex; flex-wrap: wrap; gap: .25rem .5rem; list-style: none; padding: 0; margin: .5rem 0; }
     .pages a { display: inline-block; padding: .1rem .5rem; border: 1px solid var(--line); border-radius: 4px; text-decoration: none; }
     .pages a[aria-current="page"] { background: var(--fg); color: var(--bg); border-color: var(--fg); }
@@ -55,7 +56,8 @@ enum Stylesheet {
       padding: .25rem .25rem .75rem; margin: 0 -.25rem;
     }
     .row > .card { flex: 0 0 min(var(--card-w), 80vw); scroll-snap-align: start; }
-    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(var(--card-w), 100%), 1fr)); gap: .75rem; }
+    /* dense: a wide card (an image answer, an open post) leaves no hole before it. */
+    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(var(--card-w), 100%), 1fr)); grid-auto-flow: dense; gap: .75rem; }
     .card {
       display: flex; flex-direction: column; min-width: 0; background: var(--card);
       border: 1px solid var(--line); border-radius: 10px; overflow: hidden;
@@ -74,8 +76,25 @@ enum Stylesheet {
     .card .title a:hover { text-decoration: underline; }
     .card .meta { margin: 0 .75rem; font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
     .card .excerpt { margin: .4rem .75rem .75rem; font-size: .9rem; overflow-wrap: anywhere; }
+    .card.text { border-top: 4px solid var(--line); }
+    .card.text .title { margin-top: .75rem; font-size: 1.05rem; }
+    .card.text .excerpt { font-size: .95rem; line-height: 1.5; }
+    .card .more { margin: 0 .75rem .75rem; font-size: .9rem; }
+    .card .post { margin: 0 .75rem .75rem; }
+    .card .post summary { cursor: pointer; color: var(--link); font-size: .9rem; }
+    .card .post .content { max-width: 42rem; font-size: 1rem; line-height: 1.6; overflow-wrap: anywhere; }
+    .card .post .content img { max-width: 100%; height: auto; border-radius: 6px; }
+    .card .post .content pre { overflow-x: auto; background: var(--bg); padding: .5rem; border-radius: 6px; }
+    .card .post .content blockquote { margin-left: 0; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--muted); }
+    .media-link::before { content: "↗ "; }
+    /* An open post takes the whole row of the grid, its picture stays small. */
+    .grid > .card:has(details[open]) { grid-column: 1 / -1; }
+    .card:has(details[open]) .pic { max-width: 24rem; }
+    .card:has(details[open]) .excerpt { display: none; }
     .card .enclosures { margin: auto .75rem .75rem; padding: 0; list-style: none; font-size: .8rem; overflow-wrap: anywhere; }
-    .days, .sources { padding-left: 1.25rem; }
+    .days, .sources, .tags { padding-left: 1.25rem; }
+    .card .meta .tag { text-decoration: none; }
+    .card .meta .tag:hover { text-decoration: underline; }
     footer { padding: 1rem clamp(.75rem, 3vw, 2rem); border-top: 1px solid var(--line); font-size: .85rem; }
     @media (max-width: 40rem) { .card.image-answer { grid-column: auto; } }
     @media (prefers-reduced-motion: no-preference) { .row { scroll-behavior: smooth; } }

@@ -31,6 +31,8 @@ public struct ImageDownloadSummary: Sendable, Hashable {
     /// Downloaded but not kept, or not asked for, because the cache was full (see
     /// `ImageRecord.isLeftOutForRoom`).
     public var leftOut = 0
+    /// Wanted but not asked for in this run: beyond the run's cap (`download`'s `maxRequests`).
+    public var postponed = 0
     public init() {}
 }
 
@@ -129,8 +131,9 @@ public final class ImageCache {
     // MARK: Downloading
 
     /// The requests a download of `urls` needs at `now` (see `ImageCachePolicy.shouldFetch`),
-    /// with validators for a conditional GET; `id` is the index in `urls`. Only http(s).
-    /// `sources` maps an image URL to the URL of the source it came from: only on that
+    /// with validators for a conditional GET; `id` is the index in `urls`. Only http(s), and
+    /// files of local sources (`isLocalImage`). `sources` maps an image URL to the URL of the
+    /// source it came from (a local source's as an absolute `file://` URL): only on that
     /// source's origin may the image be on an internal address (see `AddressPolicy`).
     public func requests(for urls: [String], sources: [String: String] = [:], now: Timestamp,
                          freeBytes: Int = .max) throws -> [FetchRequest] {
@@ -138,16 +141,26 @@ public final class ImageCache {
         var seen = Set<String>()
         var out: [FetchRequest] = []
         for (i, url) in urls.enumerated() where seen.insert(url).inserted {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
+            let isFile = Self.isLocalImage(url, source: sources[url])
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") || isFile else { continue }
             let record = records[url]
             guard policy.shouldFetch(record, now: now, freeBytes: freeBytes) else { continue }
             let stored = record?.isStored == true
             out.append(FetchRequest(id: Int64(i), url: url, etag: stored ? record?.etag : nil,
                                     lastModified: stored ? record?.lastModified : nil,
                                     headers: ["Accept": "image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9"],
+                                    allowFile: isFile,
                                     internalScope: sources[url].map { .sameOriginAs($0) } ?? .nowhere))
         }
         return out
+    }
+
+    /// Whether `url` is a file the cache may read: a `file://` image inside the folder of the
+    /// local source (`file:///dir/feed.rss`) it came from (`LocalImage`). A file image of a
+    /// source fetched over HTTP (or of no known source) is never read, whatever the store holds.
+    static func isLocalImage(_ url: String, source: String?) -> Bool {
+        guard url.hasPrefix("file:///"), let folder = LocalImage.folder(ofDocument: source) else { return false }
+        return LocalImage.inside(url, folder: folder) != nil
     }
 
     /// Downloads what `urls` need through `fetcher` (its limits: per-host, timeouts, body cap),
@@ -155,7 +168,10 @@ public final class ImageCache {
     /// an image is written, least recently used images that `urls` does not want make room;
     /// when none is left, the image is not written but remembered as left out for room (see
     /// `ImageRecord.isLeftOutForRoom`), and no further batch of downloads starts.
-    public func download(_ urls: [String], sources: [String: String] = [:], fetcher: Fetcher, now: Timestamp) throws -> ImageDownloadSummary {
+    /// At most `maxRequests` requests go out (the first of `urls` first: callers put the
+    /// newest cards' images first); the rest waits for a later run.
+    public func download(_ urls: [String], sources: [String: String] = [:], fetcher: Fetcher, now: Timestamp,
+                         maxRequests: Int = .max) throws -> ImageDownloadSummary {
         var summary = ImageDownloadSummary()
         // A cap lowered since the last run applies before anything new comes in.
         summary.evicted = try evict(now: now, expired: false)
@@ -163,9 +179,11 @@ public final class ImageCache {
         let records = try store.imageRecords()
         var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0 + $1.bytes },
                         evictable: records.filter { $0.isStored && !wanted.contains($0.url) })
-        let requests = try requests(for: urls, sources: sources, now: now, freeBytes: room.cap - room.total)
+        let all = try requests(for: urls, sources: sources, now: now, freeBytes: room.cap - room.total)
+        let requests = Array(all.prefix(max(0, maxRequests)))
         summary.requested = requests.count
-        summary.skipped = wanted.count - requests.count
+        summary.postponed = all.count - requests.count
+        summary.skipped = wanted.count - all.count
         var firstError: Error?
         // In batches: once the cache is full, the rest is not even downloaded.
         let batch = max(1, fetcher.limits.maxInFlight) * 2

@@ -15,16 +15,19 @@ import FeedModel
 ///   trailing blank lines.
 public enum HTMLText {
     /// The readable text of an HTML fragment.
-    public static func plainText(_ html: String) -> String {
+    /// With `linkURLs` false, a link gives its text only (an excerpt on a page, where a URL in
+    /// angle brackets reads as noise: HN's `Comments <https://...>`).
+    public static func plainText(_ html: String, linkURLs: Bool = true) -> String {
         // A `<` that starts no tag, comment or declaration ("x < y", "a <3") is text to libxml2
         // too: such titles need no parse.
         if !startsMarkup(html) { return plainTextWithoutMarkup(html) }
-        return plainTextWithLibXML(html)
+        return plainTextWithLibXML(html, linkURLs: linkURLs)
     }
 
-    static func plainTextWithLibXML(_ html: String) -> String {
+    static func plainTextWithLibXML(_ html: String, linkURLs: Bool = true) -> String {
         guard let document = HTMLDocument(html, fragment: true) else { return "" }
         var writer = TextWriter()
+        writer.linkURLs = linkURLs
         Node.walk(from: document.firstNode, enter: { node, _ in writer.enter(node) }, leave: { node, _ in writer.leave(node) })
         return writer.finish()
     }
@@ -74,6 +77,8 @@ struct TextWriter {
     private var lists: [(ordered: Bool, next: Int)] = []
     /// Inside `pre` (depth).
     private var preformatted = 0
+    /// Whether a link's URL follows its text (`text <url>`).
+    var linkURLs = true
     /// Open links: href, and where their text starts in `out`.
     private var links: [(href: String?, start: Int)] = []
     private var lineIsEmpty: Bool { out.isEmpty || out.last == "\n" }
@@ -232,7 +237,7 @@ struct TextWriter {
         case "li":
             requestBreak(1)
         case "a":
-            guard let link = links.popLast(), let href = link.href else { return }
+            guard let link = links.popLast(), let href = link.href, linkURLs else { return }
             let start = min(link.start, out.count)
             var same = false
             // Only a text about as long as the URL can be the URL (and copying stays cheap).

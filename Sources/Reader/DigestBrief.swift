@@ -39,7 +39,7 @@ public struct BriefList {
         let when = Age.minute(stored.sortDate, zone: zone)
         let source = Self.fit(oneLine(stored.sourceName), to: sourceWidth, pad: true)
         let id = "#\(stored.id.rawValue)"
-        var title = oneLine(stored.card.displayTitle(plainText: HTMLText.plainText))
+        var title = oneLine(stored.card.displayTitle(plainText: { HTMLText.plainText($0) }))
         if style.mode != .plain {
             // Everything but the title is ASCII or already fitted: what is left is the title's.
             let used = 2 + when.count + 2 + sourceWidth + 2 + 2 + id.count

@@ -30,17 +30,21 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// What the order means, for people: help text and the unknown-name error.
     public let label: String
+    /// A presenter's label, a word or two: a switcher's button ("Newest", "By title"), with
+    /// `label` as its longer explanation.
+    public let shortLabel: String
 
-    private init(_ name: String, _ label: String) {
+    private init(_ name: String, _ shortLabel: String, _ label: String) {
         self.name = name
+        self.shortLabel = shortLabel
         self.label = label
     }
 
-    public static let newest = CardOrder("newest", "newest first; cards without a date last")
-    public static let oldest = CardOrder("oldest", "oldest first; cards without a date last")
-    public static let source = CardOrder("source", "by source name, newest first within each source")
-    public static let title = CardOrder("title", "by title A to Z; untitled cards last")
-    public static let relevance = CardOrder("relevance", "best search match first (search only)")
+    public static let newest = CardOrder("newest", "Newest", "newest first; cards without a date last")
+    public static let oldest = CardOrder("oldest", "Oldest", "oldest first; cards without a date last")
+    public static let source = CardOrder("source", "By source", "by source name, newest first within each source")
+    public static let title = CardOrder("title", "By title", "by title A to Z; untitled cards last")
+    public static let relevance = CardOrder("relevance", "Best match", "best search match first (search only)")
 
     /// Every order, the default first.
     public static let all: [CardOrder] = [.newest, .oldest, .source, .title, .relevance]

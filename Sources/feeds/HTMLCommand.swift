@@ -12,11 +12,13 @@ enum HTMLCommand: Command {
     static let help = """
     usage: feeds html --out DIR [--since 7d|DATE] [--title TEXT] [--tag TAG] [--no-images]
 
-    Writes the digest into DIR: index.html (the latest cards, a row per source), a page per
-    sort order, an archive page per day (a day of more than 500 cards on further pages
-    DAY-2.html, DAY-3.html, ..., linked), a page per source, digest.atom, sources.opml and
-    style.css, with the cards' images copied from the image cache. The pages run no script and
-    load nothing from outside DIR. Files whose content did not change are not rewritten, and
+    Writes the digest into DIR: index.html (the latest cards, a row per source, the source with
+    the newest card first), a page per sort order, an archive page per day (UTC; a day of more
+    than 500 cards on further pages DAY-2.html, DAY-3.html, ..., linked; each card's whole post
+    is there, the other pages link to it), a page per source and per tag of the sources file,
+    digest.atom, sources.opml and style.css, with the cards' images (and the pictures inside
+    posts) copied from the image cache. The pages run no script and load nothing from outside
+    DIR: a picture inside a post that is not cached is a link. Files whose content did not change are not rewritten, and
     every file is replaced atomically, so DIR can be served while it is being written.
     DIR may hold files of your own: feeds lists what it wrote in DIR/.feeds-site and deletes
     only those (pages of days and sources gone, images no card shows), never anything else.
@@ -28,7 +30,10 @@ enum HTMLCommand: Command {
                          date (YYYY-MM-DD, UTC); default 7d
       --title TEXT       the site's title (default "feeds digest")
       --tag TAG          only the sources with this tag (case aside: tech finds Tech)
-      --no-images        do not download images (cached ones are still shown)
+      --no-images        do not download images (cached ones are still shown); otherwise at
+                         most 200 a run: the latest cards' images, the pictures in their
+                         posts, then older cards' images, newest first (a site rewritten
+                         from cron fills in over a few runs)
       --allow-internal   let images be on loopback, private and link-local addresses (your
                          own network) whatever site they are on; without it only images on
                          their source's own site (scheme, host and port) may be

@@ -4,6 +4,7 @@ import Fetching
 import Foundation
 import HTMLDigest
 import ImageCache
+import Storage
 
 /// The image cache as the commands use it: under the cache folder of `--home` (or XDG), its
 /// metadata in the workspace's database.
@@ -22,20 +23,41 @@ enum ImageDownloads {
                     maxRedirects: 5, maxInFlight: 16, maxPerHost: 4, allowInternalAddresses: allowInternal)
     }
 
-    /// Downloads the images of the cards since `since` (each on an internal address only on
-    /// its source's origin, unless `allowInternal`); returns the summary.
+    /// Images asked for in one run at most: a site regenerated from cron fills in the
+    /// archive's pictures over a few runs instead of one run downloading thousands.
+    static let maxRequestsPerRun = 200
+
+    /// Downloads the images of the cards since `since`, then the pictures inside their posts,
+    /// then the images of older cards never asked for, newest first, `maxRequestsPerRun` in all (each on an internal address only on its
+    /// source's origin, unless `allowInternal`; a file only for a local source, in its folder).
     static func run(_ workspace: Workspace, model: DigestModel? = nil, since: Timestamp, now: Timestamp,
-                    allowInternal: Bool) throws -> ImageDownloadSummary {
+                    allowInternal: Bool, maxRequests: Int = maxRequestsPerRun) throws -> ImageDownloadSummary {
         let options = DigestOptions(since: since, now: now)
         let model = try model ?? DigestModel.load(from: workspace.store, options: options)
         let cache = workspace.imageCache()
         let fetcher = try Fetcher(limits: limits(policy: cache.policy, allowInternal: allowInternal))
-        return try cache.download(model.latestImageURLs(options), sources: model.latestImageSources(options), fetcher: fetcher, now: now)
+        // A local source's URL as the file it is read from: the folder its images may be in.
+        var origins: [SourceID: String] = [:]
+        for source in try workspace.sources() where source.entry.isFile && source.entry.search == nil {
+            origins[source.stored.id] = source.entry.requestURL(relativeTo: workspace.sourcesFolder)
+        }
+        var urls = model.latestImageURLs(options)
+        var sources = model.latestImageSources(options, origins: origins)
+        var known = Set(urls)
+        let configured = Dictionary(model.sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
+        // Then the pictures inside the latest posts, then older cards' pictures.
+        for (url, sourceID) in try model.latestPostImages() + workspace.store.imagesNeverFetched(limit: maxRequests)
+        where known.insert(url).inserted {
+            urls.append(url)
+            if let source = origins[sourceID] ?? configured[sourceID] { sources[url] = source }
+        }
+        return try cache.download(urls, sources: sources, fetcher: fetcher, now: now, maxRequests: maxRequests)
     }
 
     static func line(_ s: ImageDownloadSummary) -> String {
         "images: \(s.stored) downloaded, \(s.notModified) not modified, \(s.failed) failed, \(s.skipped) cached or backing off"
             + (s.leftOut > 0 ? ", \(s.leftOut) left out (cache full)" : "")
+            + (s.postponed > 0 ? ", \(s.postponed) for the next runs (\(maxRequestsPerRun) a run)" : "")
     }
 }
 

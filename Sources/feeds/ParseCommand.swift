@@ -120,7 +120,7 @@ enum CardText {
     static func block(_ c: Card) -> String {
         var s = ""
         func line(_ text: String) { s += TerminalText.line(text) + "\n" }
-        line("* " + c.displayTitle(plainText: HTMLText.plainText))
+        line("* " + c.displayTitle(plainText: { HTMLText.plainText($0) }))
         if let link = c.link { line("  " + link) }
         var meta: [String] = []
         if let d = c.date { meta.append(d.iso8601) }

@@ -101,7 +101,7 @@ enum SourcesCommand: Command {
             }
             if cardsEach > 0 {
                 for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {
-                    out.line("    * " + Terminal.time(c.sortDate) + "  " + c.card.displayTitle(plainText: HTMLText.plainText))
+                    out.line("    * " + Terminal.time(c.sortDate) + "  " + c.card.displayTitle(plainText: { HTMLText.plainText($0) }))
                 }
             }
         }

@@ -4,8 +4,9 @@
 #   Tests/Browser/run.sh BIN [OUT]
 #
 # 1. A site from the demo sources plus a feed of generated pictures served on 127.0.0.1:
-#    screenshots of index.html (wide, phone, dark) and sort-title.html into OUT (default
-#    .browser-test/); fails on any console message (a CSP violation, a missing file, an error).
+#    screenshots of the index, sort-title.html, an archive day, a source page and a whole post,
+#    1280 and 390 px wide, light and dark, into OUT (default .browser-test/); fails on any
+#    console message (a CSP violation, a missing file, an error).
 # 2. The sanitize cases of ../shared/conformance (feedparser's hostile HTML) go through
 #    `feeds update` and `feeds html`; the page listing all of them is rendered: no console
 #    message (no script was even attempted), no <script> in the DOM Chromium built, every card
@@ -49,16 +50,34 @@ python3 "$ROOT/Tests/Browser/sample_site.py" "$OUT/www" "http://127.0.0.1:$PORT"
 ln -sfn "$ROOT/Feeds/samples" "$HOME_DIR/samples"
 { cat "$ROOT/Feeds/sources"; echo "$OUT/www/pics.rss name=\"Photo essays\" tags=photos"; } >"$HOME_DIR/sources"
 "$BIN" --home "$HOME_DIR" update --all >/dev/null
-"$BIN" --home "$HOME_DIR" html --out "$OUT/site" --since 60d --title "feeds digest" >/dev/null
+# The pictures are on the loopback server and their feed is a local file: internal addresses
+# off a source's origin need --allow-internal (the demo's own pictures are files next to it).
+"$BIN" --home "$HOME_DIR" html --out "$OUT/site" --since 60d --title "feeds digest" --allow-internal >/dev/null
 SITE=file://$OUT/site
-chrome_run index-wide "$SITE/index.html" --window-size=1280,1000 --screenshot="$OUT/index-wide.png"
-chrome_run index-phone "$SITE/index.html" --window-size=390,844 --screenshot="$OUT/index-phone.png"
-chrome_run index-dark "$SITE/index.html" --window-size=1280,1000 --force-dark-mode --blink-settings=preferredColorScheme=0 --screenshot="$OUT/index-dark.png"
-chrome_run sort-title "$SITE/sort-title.html" --window-size=1280,1000 --screenshot="$OUT/sort-title.png"
+# Five pages (the index, a sort page, an archive day, a source page and a whole post), each
+# at 1280 and 390 px wide, light and dark. A whole post opens on a click; headless Chromium
+# does not click, so the day's page is copied beside it with its posts open.
+DAY=$(grep -l '<details class="post">' "$OUT/site/archive/"2*.html | sort | tail -1)
+DAY=$(basename "$DAY" .html)
+sed 's/<details class="post">/<details class="post" open>/g' "$OUT/site/archive/$DAY.html" >"$OUT/site/archive/$DAY-open.html"
+declare -A PAGES=([index]=index.html [sort-title]=sort-title.html [archive-day]=archive/$DAY.html
+	[source]=sources/1.html [post]=archive/$DAY-open.html)
+shots=""
+for page in index sort-title archive-day source post; do
+	for width in 1280 390; do
+		height=$([ $width = 390 ] && echo 844 || echo 900)
+		chrome_run "$page-$width-light" "$SITE/${PAGES[$page]}" --window-size=$width,$height --screenshot="$OUT/$page-$width-light.png"
+		chrome_run "$page-$width-dark" "$SITE/${PAGES[$page]}" --window-size=$width,$height --force-dark-mode \
+			--blink-settings=preferredColorScheme=0 --screenshot="$OUT/$page-$width-dark.png"
+		shots="$shots $page-$width-light $page-$width-dark"
+	done
+done
+rm -f "$OUT/site/archive/$DAY-open.html"
 chrome_run index-dom "$SITE/index.html" --dump-dom
-for n in index-wide index-phone index-dark sort-title index-dom; do check_clean $n; done
+for n in $shots index-dom; do check_clean $n; done
 imgs=$(grep -o '<img [^>]*src="images/[^"]*"' "$OUT/index-dom.dom" | wc -l)
-if [ "$imgs" -ge 5 ]; then echo "ok   index: $imgs cached images shown"; else echo "FAIL index: $imgs cached images (expected 5)"; fail=1; fi
+# 6 pictures of the pictures feed, 3 of the demo's own (Feeds/samples/img).
+if [ "$imgs" -ge 9 ]; then echo "ok   index: $imgs cached images shown"; else echo "FAIL index: $imgs cached images (expected 9)"; fail=1; fi
 
 # --- 2. sanitize cases ---------------------------------------------------------------------
 if [ -d "$CASES" ]; then
@@ -94,5 +113,5 @@ else echo "FAIL control: the CSP control page did not report a blocked script"; 
 if grep -q '>EXECUTED<' "$OUT/control-nocsp.dom"; then echo "ok   control: without the CSP the same script runs (the DOM check sees it)"
 else echo "FAIL control: the no-CSP control did not run its script (is JavaScript off?)"; fail=1; fi
 
-echo "screenshots: $OUT/index-wide.png $OUT/index-phone.png $OUT/index-dark.png $OUT/sort-title.png"
+echo "screenshots: $(for n in $shots; do printf '%s ' "$OUT/$n.png"; done)"
 exit $fail

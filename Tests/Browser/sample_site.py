@@ -34,6 +34,17 @@ def main():
         items.append(f"""<item><guid>pic-{i}</guid><title>{title}</title><link>https://photos.example.org/{i}</link>
 <description>&lt;p&gt;Photo essay number {i + 1}: a few words about {title.lower()}, and a picture.&lt;/p&gt;</description>
 <media:thumbnail url="{base}/img/p{i}.png"/><pubDate>{date}</pubDate></item>""")
+    # A long post (a whole post to read): a picture from the cache, one that is not cached (a
+    # link), a list and a quote.
+    long = (f"&lt;p&gt;Walking the coast from the harbour to the old lighthouse takes a morning. "
+            f"{'The path climbs, turns and drops again to the water. ' * 6}&lt;/p&gt;"
+            f"&lt;p&gt;&lt;img src=\"{base}/img/p2.png\" alt=\"The harbour from the cliff\" width=\"320\" height=\"180\"&gt;&lt;/p&gt;"
+            "&lt;ul&gt;&lt;li&gt;Start early&lt;/li&gt;&lt;li&gt;Take water&lt;/li&gt;&lt;li&gt;Mind the tide&lt;/li&gt;&lt;/ul&gt;"
+            "&lt;blockquote&gt;The sea is the same everywhere; the coast is not.&lt;/blockquote&gt;"
+            "&lt;p&gt;&lt;img src=\"https://photos.example.org/not-cached.jpg\" alt=\"The lighthouse\"&gt;&lt;/p&gt;")
+    items.append(f"""<item><guid>pic-walk</guid><title>A walk along the coast</title><link>https://photos.example.org/walk</link>
+<description>{long}</description><media:thumbnail url="{base}/img/p3.png"/>
+<pubDate>{(now - timedelta(hours=2)).strftime("%a, %d %b %Y %H:%M:%S +0000")}</pubDate></item>""")
     # One image URL that answers with an HTML error page: refused, shown as the placeholder.
     items.append(f"""<item><guid>pic-broken</guid><title>Broken picture</title><link>https://photos.example.org/x</link>
 <description>The image of this card is an HTML error page.</description>

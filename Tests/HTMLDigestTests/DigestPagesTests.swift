@@ -30,7 +30,7 @@ final class DigestPagesTests: DigestTestCase {
         let pages = try pages()
         XCTAssertEqual(pages, ["archive/2026-10-20.html", "archive/2026-11-27.html", "archive/2026-11-28.html", "archive/2026-11-29.html",
                                "archive/index.html", "index.html", "sort-newest.html", "sort-oldest.html", "sort-source.html",
-                               "sort-title.html", "sources/1.html", "sources/2.html", "sources/3.html", "sources/index.html"])
+                               "sort-title.html", "sources/1.html", "sources/2.html", "sources/3.html", "sources/index.html", "tags/index.html"])
         for page in pages { XCTAssertEqual(PageChecker.problems(in: try read(page), name: page), []) }
     }
 
@@ -75,7 +75,8 @@ final class DigestPagesTests: DigestTestCase {
         try writeSite()
         let page = try read("sort-oldest.html")
         for order in CardOrder.all where order != .relevance {
-            XCTAssertTrue(page.contains("<a href=\"sort-\(order.name).html\"" + (order == .oldest ? " aria-current=\"page\"" : "") + ">\(order.label)</a>"), order.name)
+            // The short label shown, the long one as the title, the current one marked.
+            XCTAssertTrue(page.contains("<a href=\"sort-\(order.name).html\" title=\"\(order.label)\"" + (order == .oldest ? " aria-current=\"page\"" : "") + ">\(order.shortLabel)</a>"), order.name)
         }
         XCTAssertFalse(page.contains("sort-relevance"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: site + "/sort-relevance.html"))

@@ -27,7 +27,9 @@ enum JSONFeedReader {
         info.image = CardURL.image((root["icon"].string ?? root["favicon"].string).map { CardURL.resolve($0, against: docBase) })
         // Items are objects (JSON Feed 1.1, `items`); anything else in the list is not an item
         // (an empty card each, before: millions of them from a list of `[]`).
-        var cards = root["items"].array.filter(\.isObject).map { card(from: $0, base: docBase) }
+        // Local images only for a document read from a file: by its own URL, not feed_url.
+        let folder = CardURL.localFolder(ofDocument: base)
+        var cards = root["items"].array.filter(\.isObject).map { card(from: $0, base: docBase, localFolder: folder) }
         // An item without `authors`/`author` has the feed's (JSON Feed 1.1, `authors`).
         var feedAuthors = EntryFields()   // read as an item's are
         for author in root["authors"].array { feedAuthors.offerAuthor(author["name"].string, rank: 3) }
@@ -36,9 +38,10 @@ enum JSONFeedReader {
         return Result(feed: info, cards: cards, format: version.hasSuffix("1.1") ? .json11 : .json1)
     }
 
-    static func card(from item: JSONValue, base: String?) -> Card {
+    static func card(from item: JSONValue, base: String?, localFolder: String? = nil) -> Card {
         func url(_ v: JSONValue) -> String? { TextRules.nonBlank(v.string).map { CardURL.resolve($0, against: base) } }
         var e = EntryFields()
+        e.localFolder = localFolder
         e.id.offer(TextRules.nonBlank(item["id"].string), rank: 3)
         if let title = item["title"].string { e.title.offer(TextValue(text: title, kind: .text, base: base), rank: 3) }
         e.link.offer(url(item["url"]), rank: 3)

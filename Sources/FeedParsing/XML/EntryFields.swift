@@ -34,6 +34,10 @@ struct EntryFields {
     var mediaImage: String?
     var itunesImage: String?
     var looseImage: String?   // <image> inside an RSS item (not standard, but common)
+    /// The folder of the document when it was read from a local file (`file:///dir`): only
+    /// then may the card's image be a file, and only one inside that folder
+    /// (`CardURL.localImage`). A feed fetched over HTTP never gets a file image.
+    var localFolder: String?
 
     mutating func offerAuthor(_ name: String?, rank: Int) {
         guard let name = FastText.nonBlank(name).map(FastText.collapseWhitespace) else { return }
@@ -76,8 +80,11 @@ struct EntryFields {
         card.author = authors.isEmpty ? nil : authors.joined(separator: ", ")
         card.enclosures = enclosures
         let imageEnclosure = enclosures.first(where: { $0.isImage })?.url
-        card.image = CardURL.image(thumbnail) ?? CardURL.image(mediaImage) ?? CardURL.image(itunesImage)
-            ?? CardURL.image(imageEnclosure) ?? CardURL.image(looseImage)
+        // A web image, or for a document read from a file one inside its folder.
+        let folder = localFolder
+        func image(_ s: String?) -> String? { CardURL.image(s) ?? folder.flatMap { CardURL.localImage(s, in: $0) } }
+        card.image = image(thumbnail) ?? image(mediaImage) ?? image(itunesImage)
+            ?? image(imageEnclosure) ?? image(looseImage)
             ?? (mayHoldImage ? card.descriptionText.flatMap(HTMLImages.firstImageInSanitized) : nil)
         return card
     }
@@ -153,6 +160,9 @@ enum CardURL {
         let a = WebAddress(parsing: s)
         return a.isWebURL ? a.description : nil
     }
+
+    static func localFolder(ofDocument base: String?) -> String? { LocalImage.folder(ofDocument: base) }
+    static func localImage(_ s: String?, in folder: String) -> String? { s.flatMap { LocalImage.inside($0, folder: folder) } }
 
     static func absoluteOnly(_ s: String) -> String? {
         WebAddress(parsing: s).isWebURL ? s : nil

@@ -9,6 +9,8 @@ final class XMLFeedBuilder {
     /// Takes the item over (moved, not copied: a copy retains every field).
     let emit: (consuming EntryFields) -> Void
     let documentBase: String?
+    /// The document's folder when it was read from a local file (see `EntryFields.localFolder`).
+    let localFolder: String?
     let maxDepth: Int
     let maxTextBytes: Int
 
@@ -76,6 +78,7 @@ final class XMLFeedBuilder {
 
     init(documentBase: String?, maxDepth: Int, maxTextBytes: Int, emit: @escaping (consuming EntryFields) -> Void) {
         self.documentBase = documentBase
+        localFolder = CardURL.localFolder(ofDocument: documentBase)
         self.maxDepth = maxDepth
         self.maxTextBytes = maxTextBytes
         self.emit = emit
@@ -274,6 +277,7 @@ final class XMLFeedBuilder {
         let parent = stack[depth - 1].tag
         if (t == .item && ns.isRSS) || (t == .entry && ns.isAtom) {
             entry = EntryFields()
+            entry!.localFolder = localFolder
             entryDepth = depth
             if format == nil { format = ns.isAtom ? .atom : .rss }
             if let about = attrs.value(named: "about", namespace: .rdf) { entry!.id.offer(about, rank: 1) }
