@@ -130,27 +130,58 @@ public struct SourceEntry: Sendable, Hashable {
 ///     search:ddg "swift concurrency"  every=6h preview=yes
 ///     search:searxng "sqlite wal" endpoint=https://searx.example/ format=rss
 public enum SourcesFile {
+    /// The lines of the file that read, skipping (not stopping at) the ones that do not: one
+    /// mistyped line must not stop every other source. `Workspace` keeps the problems for the
+    /// commands to report; a missing file is no sources.
     public static func read(path: String) throws -> [SourceEntry] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        try readListing(path: path).entries
+    }
+
+    /// The file read line by line: what reads, and why each other line does not.
+    public static func readListing(path: String) throws -> SourcesListing {
+        guard FileManager.default.fileExists(atPath: path) else { return SourcesListing(exists: false) }
         guard let data = contents(atPath: path) else {
             throw AggregatorError.cannotRead(path: path, reason: "permission denied or not a file")
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        return listing(String(decoding: data, as: UTF8.self), path: path)
     }
 
+    /// Every line that reads, or the first problem (a line given on the command line, a test).
     public static func parse(_ text: String, path: String = "sources") throws -> [SourceEntry] {
-        var entries: [SourceEntry] = []
+        let all = listing(text, path: path)
+        if let first = all.problems.first { throw first.error }
+        return all.entries
+    }
+
+    /// Every line that reads, and for each that does not, its error; a line listing a URL
+    /// again is skipped (the first stays).
+    public static func listing(_ text: String, path: String = "sources") -> SourcesListing {
+        var result = SourcesListing(exists: true)
         var seen: [String: Int] = [:]
         // Lines split on the scalar "\n": as Characters, "\r\n" is one Character that is not
         // "\n", and a file saved with CRLF line ends would read as one long line.
         for (index, rawScalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let rawLine = String(String.UnicodeScalarView(rawScalars))
-            let number = index + 1
+            do {
+                if let entry = try readLine(index + 1, String(String.UnicodeScalarView(rawScalars)), path: path, seen: &seen) {
+                    result.entries.append(entry)
+                }
+            } catch let error as AggregatorError {
+                let raw = String(String.UnicodeScalarView(rawScalars))
+                result.problems.append(SourcesListing.Problem(error: error, identity: identity(ofLine: raw)))
+            } catch {
+                result.problems.append(SourcesListing.Problem(error: .sourcesFile(path: path, line: index + 1, reason: "\(error)"), identity: nil))
+            }
+        }
+        return result
+    }
+
+    /// One line: its entry, nil for a blank or comment line, or the error naming the line.
+    static func readLine(_ number: Int, _ rawLine: String, path: String, seen: inout [String: Int]) throws -> SourceEntry? {
             func bad(_ reason: String) -> AggregatorError { .sourcesFile(path: path, line: number, reason: reason) }
             let marked: [(word: String, quoted: Bool)]
             do { marked = try tokenizeMarked(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
             var words = marked.map(\.word)
-            guard var url = words.first else { continue }
+            guard var url = words.first else { return nil }
             var search: SavedSearch?
             if url.lowercased().hasPrefix("search:") {
                 let engineName = String(url.dropFirst(7))
@@ -214,9 +245,7 @@ public enum SourcesFile {
                 }
             }
             if let search = entry.search, let reason = search.problem { throw bad(reason) }
-            entries.append(entry)
-        }
-        return entries
+            return entry
     }
 
     /// Why `url` cannot be a source, or nil when it can.
