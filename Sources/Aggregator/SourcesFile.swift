@@ -113,12 +113,14 @@ public struct SourceEntry: Sendable, Hashable {
 /// back as itself (`quoted`): a title with a line break never splits a line.
 /// - `name=` a display name (default: the feed's own title);
 /// - `tags=` comma-separated words;
-/// - `every=` refresh interval: a number with `s`, `m`, `h`, `d` or `w` (`90m`, `2h`, `1d`);
-///   without it the feed's own hints (ttl, Cache-Control…) decide;
-/// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted);
+/// - `every=` refresh interval, a duration of `TimeSpec` (`90s`, `30m`, `2h`, `1d`, `2w`; a bare
+///   number is minutes); without it the feed's own hints (ttl, Cache-Control…) decide;
+/// - `keep-days=` (days, or a duration of whole days: `2w`), `keep-cards=` retention (read
+///   cards only; unread cards are never deleted);
 /// - `max-items=` items of one fetch kept (default 5,000: the first in the feed's order), and
 ///   `max-cards=` cards of the source kept (default 10,000; see `FeedStore.capCards`).
-/// A URL listed twice is an error, as is an unknown option; errors name the line.
+/// A URL listed twice is an error, as is an unknown option; errors name the line, and a line
+/// in error is skipped (`listing`), the others read.
 ///
 /// A saved web search is a line `search:ENGINE "QUERY" [options]` (engines: ddg, searxng,
 /// opensearch, susi, hn); its identity is `search:ENGINE QUERY`. Besides the options above it
@@ -220,13 +222,10 @@ public enum SourcesFile {
                     entry.tags = value.unicodeScalars.split(whereSeparator: SourcesFile.separatesTags)
                         .map { String(String.UnicodeScalarView($0)) }
                 case "every":
-                    guard let seconds = Interval.parse(value) else {
-                        throw bad("every=\(value) is not an interval: write a number with s, m, h, d or w, like every=30m")
-                    }
+                    guard let seconds = Interval.parse(value) else { throw bad(TimeSpec.problem("every=", value, durationsOnly: true)) }
                     entry.everySeconds = seconds
                 case "keep-days":
-                    guard let n = Int(value), n >= 0 else { throw bad("keep-days=\(value) is not a number of days") }
-                    entry.keepDays = n
+                    entry.keepDays = try Interval.days(value, option: "keep-days=", bad: bad)
                 case "keep-cards", "keep":
                     guard let n = Int(value), n >= 0 else { throw bad("keep-cards=\(value) is not a number of cards") }
                     entry.keepCount = n
@@ -463,15 +462,20 @@ public enum SourcesFile {
     }
 }
 
-/// Refresh intervals as people write them: `45s`, `30m`, `2h`, `1d`, `1w` (a bare number is minutes).
+/// Durations of the sources file, in the one grammar (`TimeSpec`).
 public enum Interval {
+    /// `every=`: a refresh interval, `45s`, `30m`, `2h`, `1d`, `1w` (a bare number is minutes),
+    /// more than nothing and at most a million weeks.
     public static func parse(_ text: String) -> Int? {
-        let t = text.lowercased()
-        guard let unit = t.last else { return nil }
-        let multipliers: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        let (digits, factor): (Substring, Int) = unit.isNumber ? (t[...], 60) : (t.dropLast(), multipliers[unit] ?? 0)
-        guard factor > 0, !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= 1_000_000 else { return nil }
-        return n * factor
+        guard let seconds = TimeSpec.durationSeconds(text, bareUnit: 60), seconds > 0, seconds <= 604_800 * 1_000_000 else { return nil }
+        return Int(seconds)
+    }
+
+    /// `keep-days=`: whole days, `30` (days), `2w`, `1d`; nothing else.
+    static func days(_ text: String, option: String, bad: (String) -> AggregatorError) throws -> Int {
+        guard let seconds = TimeSpec.durationSeconds(text, bareUnit: 86_400) else { throw bad(TimeSpec.problem(option, text, durationsOnly: true)) }
+        guard seconds % 86_400 == 0 else { throw bad("\(option)\(text) is not whole days: write 30 (days), 2w or 3d") }
+        return Int(seconds / 86_400)
     }
 
     public static func format(_ seconds: Int) -> String {

@@ -27,7 +27,7 @@ enum SearchCommand: Command {
         options:
           --sort ORDER     the order (default relevance):
         \(ReadCommand.orders)
-          --since WHEN     cards dated from WHEN (30m, 12h, 2d, 1w, or a date)
+          --since WHEN     cards dated from WHEN (90s, 30m, 2h, 1d, 2w, a date or an RFC 3339 time)
           --source NAME    one source, by name or URL
           --tag TAG        sources with this tag
           --unread         unread cards only
