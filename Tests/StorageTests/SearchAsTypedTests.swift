@@ -122,3 +122,24 @@ final class SearchAsTypedTests: StoreTestCase {
         XCTAssertEqual(try next.search("fussball").compactMap(\.card.id), ["ss"], "rebuilt, not searched as it was")
     }
 }
+
+/// The characters `SearchFolding` passes through have no folding beyond their simple case
+/// (which unicode61 does): their full folding is their lower case, up to canonical equivalence.
+final class SearchFoldingPassThroughTests: XCTestCase {
+    func testPassingCharactersHaveNoCompatibilityOrFullCaseMapping() {
+        var checked = 0
+        for v in UInt32(0xA0)...0xFFFF where SearchFolding.passesThrough(v) {
+            guard let c = Unicode.Scalar(v), c.properties.generalCategory != .unassigned else { continue }
+            let full = SearchFolding.full(c).precomposedStringWithCanonicalMapping
+            let lower = String(c).lowercased().precomposedStringWithCanonicalMapping
+            XCTAssertEqual(full, lower, String(format: "U+%04X", v))
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 40_000)
+    }
+
+    func testFoldingIsOnlyNeededWhereItChangesSomething() {
+        XCTAssertEqual(SearchFolding.fold("Привет, 東京。 Café – “quoted”"), "Привет, 東京。 Café – “quoted”")
+        XCTAssertEqual(SearchFolding.fold("Fußball ﬁnal ＦＵＬＬ ẞ ı"), "Fussball final FULL ss i")
+    }
+}
