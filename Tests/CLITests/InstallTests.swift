@@ -96,6 +96,19 @@ final class InstallTests: XCTestCase {
         }
     }
 
+    /// systemd reads the units (the service's ExecStart naming a binary that is there).
+    func testSystemdUnitsVerify() throws {
+        try XCTSkipUnless(have("systemd-analyze"), "systemd-analyze is not installed")
+        let stage = TemporaryDirectory("feeds-install-units")
+        let bin = FeedsCommand.binary.deletingLastPathComponent().path
+        let r = try run("make", ["--no-print-directory", "install-data", "DESTDIR=\(stage.path)", "PREFIX=/usr", "BINDIR=\(bin)"])
+        XCTAssertEqual(r.status, 0, r.output)
+        let units = stage.path + "/usr/lib/systemd/user/"
+        let verify = try run("systemd-analyze", ["verify", "--man=no", units + "feeds-update.service", units + "feeds-update.timer"])
+        XCTAssertEqual(verify.status, 0, verify.output)
+        XCTAssertEqual(verify.output, "")
+    }
+
     func testManualPagesLintClean() throws {
         try XCTSkipUnless(have("mandoc"), "mandoc is not installed (make test installs it)")
         let lint = try run("mandoc", ["-T", "lint", "-W", "warning", "man/feeds.1", "man/feeds-sources.5"])
