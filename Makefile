@@ -2,6 +2,13 @@
 # missing on a fresh Debian machine (apt-get when root, a clear message otherwise).
 SHELL := /bin/bash
 PREFIX ?= /usr/local
+# Where `make install` puts each file, as distributions do (DESTDIR= stages them elsewhere).
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
 SWIFT ?= swift
 CONFIG ?= release
 DEMO_HOME ?= $(CURDIR)/.demo
@@ -14,12 +21,13 @@ STATIC ?= --static-swift-stdlib
 
 # Debian packages the build and the tests need (C libraries and their pkg-config files).
 BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
-# What the pseudo-terminal tests run: the real less (and more, util-linux's, Essential on Debian).
-TEST_PKGS := less
+# What the pseudo-terminal tests run: the real less (and more, util-linux's, Essential on Debian);
+# mandoc checks the manual pages.
+TEST_PKGS := less mandoc
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 
-.PHONY: all deps bench-deps build debug run test bench browser-test install uninstall clean crosscheck fuzz test-sanitizers
+.PHONY: all deps bench-deps build debug run test bench browser-test install install-bin install-data uninstall check-man clean crosscheck fuzz test-sanitizers
 
 all: build
 
@@ -57,8 +65,18 @@ run: build
 # The suite is XCTest; Swift Testing is switched off so the run ends on XCTest's own summary.
 test: deps
 	$(call ensure_pkgs,$(TEST_PKGS))
+	@$(MAKE) --no-print-directory check-man
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+
+# The manual pages through mandoc's linter (warnings and errors; its style notes aside) and
+# man-db's formatter with its warnings on: any message fails.
+check-man:
+	mandoc -T lint -W warning man/feeds.1 man/feeds-sources.5
+	@for page in man/feeds.1 man/feeds-sources.5; do \
+		out=$$(MANWIDTH=80 man --warnings -l "$$page" 2>&1 >/dev/null); \
+		if [ -n "$$out" ]; then echo "$$page: $$out" >&2; exit 1; fi; \
+	done; echo "man pages: ok"
 
 bench: bench-deps build
 	@bench/run.sh "$(BIN)" $(BENCH_ARGS)
@@ -69,11 +87,27 @@ browser-test: build
 	$(call ensure_pkgs,chromium python3)
 	@Tests/Browser/run.sh "$(BIN)" "$(CURDIR)/.browser-test"
 
-install: build
-	install -D -s -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/feeds
+install: build install-bin install-data
+
+install-bin:
+	install -D -s -m 755 $(BIN) $(DESTDIR)$(BINDIR)/feeds
+
+# Manual pages, shell completions and the systemd user timer: everything but the binary (no
+# build needed; the tests stage it with DESTDIR).
+install-data:
+	install -D -m 644 man/feeds.1 $(DESTDIR)$(MANDIR)/man1/feeds.1
+	install -D -m 644 man/feeds-sources.5 $(DESTDIR)$(MANDIR)/man5/feeds-sources.5
+	install -D -m 644 completions/feeds.bash $(DESTDIR)$(BASHCOMPDIR)/feeds
+	install -D -m 644 completions/_feeds $(DESTDIR)$(ZSHCOMPDIR)/_feeds
+	install -D -m 644 completions/feeds.fish $(DESTDIR)$(FISHCOMPDIR)/feeds.fish
+	install -d $(DESTDIR)$(SYSTEMDUSERDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' contrib/systemd/feeds-update.service > $(DESTDIR)$(SYSTEMDUSERDIR)/feeds-update.service
+	install -m 644 contrib/systemd/feeds-update.timer $(DESTDIR)$(SYSTEMDUSERDIR)/feeds-update.timer
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/feeds
+	rm -f $(DESTDIR)$(BINDIR)/feeds $(DESTDIR)$(MANDIR)/man1/feeds.1 $(DESTDIR)$(MANDIR)/man5/feeds-sources.5 \
+		$(DESTDIR)$(BASHCOMPDIR)/feeds $(DESTDIR)$(ZSHCOMPDIR)/_feeds $(DESTDIR)$(FISHCOMPDIR)/feeds.fish \
+		$(DESTDIR)$(SYSTEMDUSERDIR)/feeds-update.service $(DESTDIR)$(SYSTEMDUSERDIR)/feeds-update.timer
 
 clean:
 	rm -rf .build $(DEMO_HOME) .browser-test .build-fuzz-* .build-asan .build-tsan .fuzz

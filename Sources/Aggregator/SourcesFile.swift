@@ -116,14 +116,16 @@ public struct SourceEntry: Sendable, Hashable {
 /// back as itself (`quoted`): a title with a line break never splits a line.
 /// - `name=` a display name (default: the feed's own title);
 /// - `tags=` comma-separated words;
-/// - `every=` refresh interval: a number with `s`, `m`, `h`, `d` or `w` (`90m`, `2h`, `1d`);
-///   without it the feed's own hints (ttl, Cache-Control…) decide;
-/// - `keep-days=`, `keep-cards=` retention (read cards only; unread cards are never deleted);
+/// - `every=` refresh interval, a duration of `TimeSpec` (`90s`, `30m`, `2h`, `1d`, `2w`; a bare
+///   number is minutes); without it the feed's own hints (ttl, Cache-Control…) decide;
+/// - `keep-days=` (days, or a duration of whole days: `2w`), `keep-cards=` retention (read
+///   cards only; unread cards are never deleted);
 /// - `max-items=` items of one fetch kept (default 5,000: the first in the feed's order), and
 ///   `max-cards=` cards of the source kept (default 10,000; see `FeedStore.capCards`);
 /// - `skip=REGEX`, `keep=REGEX` block and keep rules (`CardRule`), also on a line
 ///   `global skip=… keep=…` for every feed.
-/// A URL listed twice is an error, as is an unknown option; errors name the line.
+/// A URL listed twice is an error, as is an unknown option; errors name the line, and a line
+/// in error is skipped (`listing`), the others read.
 ///
 /// A saved web search is a line `search:ENGINE "QUERY" [options]` (engines: ddg, searxng,
 /// opensearch, susi, hn); its identity is `search:ENGINE QUERY`. Besides the options above it
@@ -135,31 +137,69 @@ public struct SourceEntry: Sendable, Hashable {
 ///     search:ddg "swift concurrency"  every=6h preview=yes
 ///     search:searxng "sqlite wal" endpoint=https://searx.example/ format=rss
 public enum SourcesFile {
+    /// The lines of the file that read, skipping (not stopping at) the ones that do not: one
+    /// mistyped line must not stop every other source. `Workspace` keeps the problems for the
+    /// commands to report; a missing file is no sources.
     public static func read(path: String) throws -> [SourceEntry] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        try readListing(path: path).entries
+    }
+
+    /// The file read line by line: what reads, and why each other line does not.
+    public static func readListing(path: String) throws -> SourcesListing {
+        guard FileManager.default.fileExists(atPath: path) else { return SourcesListing(exists: false) }
         guard let data = contents(atPath: path) else {
             throw AggregatorError.cannotRead(path: path, reason: "permission denied or not a file")
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        return listing(String(decoding: data, as: UTF8.self), path: path)
     }
 
+    /// Every line that reads, or the first problem (a line given on the command line, a test).
     public static func parse(_ text: String, path: String = "sources") throws -> [SourceEntry] {
-        var entries: [SourceEntry] = []
+        let all = listing(text, path: path)
+        if let first = all.problems.first { throw first.error }
+        return all.entries
+    }
+
+    /// Every line that reads, and for each that does not, its error; a line listing a URL
+    /// again is skipped (the first stays).
+    public static func listing(_ text: String, path: String = "sources") -> SourcesListing {
+        var result = SourcesListing(exists: true)
         var seen: [String: Int] = [:]
         var globalRules: [CardRule] = []
         // Lines split on the scalar "\n": as Characters, "\r\n" is one Character that is not
         // "\n", and a file saved with CRLF line ends would read as one long line.
         for (index, rawScalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let rawLine = String(String.UnicodeScalarView(rawScalars))
-            let number = index + 1
+            do {
+                if let entry = try readLine(index + 1, String(String.UnicodeScalarView(rawScalars)), path: path, seen: &seen,
+                                            globalRules: &globalRules) {
+                    result.entries.append(entry)
+                }
+            } catch let error as AggregatorError {
+                let raw = String(String.UnicodeScalarView(rawScalars))
+                result.problems.append(SourcesListing.Problem(error: error, identity: identity(ofLine: raw)))
+            } catch {
+                result.problems.append(SourcesListing.Problem(error: .sourcesFile(path: path, line: index + 1, reason: "\(error)"), identity: nil))
+            }
+        }
+        // A `global` line's rules go to every feed, whichever lines come before it.
+        if !globalRules.isEmpty {
+            for i in result.entries.indices where result.entries[i].search == nil { result.entries[i].rules += globalRules }
+        }
+        return result
+    }
+
+    /// One line: its entry, nil for a blank, comment or `global` line (whose rules it adds to
+    /// `globalRules`), or the error naming the line.
+    static func readLine(_ number: Int, _ rawLine: String, path: String, seen: inout [String: Int],
+                         globalRules: inout [CardRule]) throws -> SourceEntry? {
             func bad(_ reason: String) -> AggregatorError { .sourcesFile(path: path, line: number, reason: reason) }
             let marked: [(word: String, quoted: Bool)]
             do { marked = try tokenizeMarked(String(rawLine)) } catch let e as TokenError { throw bad(e.reason) }
             var words = marked.map(\.word)
-            guard var url = words.first else { continue }
+            guard var url = words.first else { return nil }
             if url == "global", words.count > 1, !marked[0].quoted {
                 globalRules += try globalLine(words.dropFirst(), bad: bad)
-                continue
+                return nil
             }
             var search: SavedSearch?
             if url.lowercased().hasPrefix("search:") {
@@ -199,13 +239,10 @@ public enum SourcesFile {
                     entry.tags = value.unicodeScalars.split(whereSeparator: SourcesFile.separatesTags)
                         .map { String(String.UnicodeScalarView($0)) }
                 case "every":
-                    guard let seconds = Interval.parse(value) else {
-                        throw bad("every=\(value) is not an interval: write a number with s, m, h, d or w, like every=30m")
-                    }
+                    guard let seconds = Interval.parse(value) else { throw bad(TimeSpec.problem("every=", value, durationsOnly: true)) }
                     entry.everySeconds = seconds
                 case "keep-days":
-                    guard let n = Int(value), n >= 0 else { throw bad("keep-days=\(value) is not a number of days") }
-                    entry.keepDays = n
+                    entry.keepDays = try Interval.days(value, option: "keep-days=", bad: bad)
                 case "keep" where !(value.allSatisfy { $0.isASCII && $0.isNumber } && !value.isEmpty):
                     // `keep=N`, digits only, is the old spelling of keep-cards=N; anything else a rule.
                     guard entry.search == nil else { throw bad("keep= goes on feed lines and the global line, not on search lines") }
@@ -231,12 +268,7 @@ public enum SourcesFile {
                 }
             }
             if let search = entry.search, let reason = search.problem { throw bad(reason) }
-            entries.append(entry)
-        }
-        if !globalRules.isEmpty {
-            for i in entries.indices where entries[i].search == nil { entries[i].rules += globalRules }
-        }
-        return entries
+            return entry
     }
 
     /// The rules of a `global skip=… keep=…` line: what every feed's cards go through.
@@ -477,15 +509,20 @@ public enum SourcesFile {
     }
 }
 
-/// Refresh intervals as people write them: `45s`, `30m`, `2h`, `1d`, `1w` (a bare number is minutes).
+/// Durations of the sources file, in the one grammar (`TimeSpec`).
 public enum Interval {
+    /// `every=`: a refresh interval, `45s`, `30m`, `2h`, `1d`, `1w` (a bare number is minutes),
+    /// more than nothing and at most a million weeks.
     public static func parse(_ text: String) -> Int? {
-        let t = text.lowercased()
-        guard let unit = t.last else { return nil }
-        let multipliers: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        let (digits, factor): (Substring, Int) = unit.isNumber ? (t[...], 60) : (t.dropLast(), multipliers[unit] ?? 0)
-        guard factor > 0, !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= 1_000_000 else { return nil }
-        return n * factor
+        guard let seconds = TimeSpec.durationSeconds(text, bareUnit: 60), seconds > 0, seconds <= 604_800 * 1_000_000 else { return nil }
+        return Int(seconds)
+    }
+
+    /// `keep-days=`: whole days, `30` (days), `2w`, `1d`; nothing else.
+    static func days(_ text: String, option: String, bad: (String) -> AggregatorError) throws -> Int {
+        guard let seconds = TimeSpec.durationSeconds(text, bareUnit: 86_400) else { throw bad(TimeSpec.problem(option, text, durationsOnly: true)) }
+        guard seconds % 86_400 == 0 else { throw bad("\(option)\(text) is not whole days: write 30 (days), 2w or 3d") }
+        return Int(seconds / 86_400)
     }
 
     public static func format(_ seconds: Int) -> String {

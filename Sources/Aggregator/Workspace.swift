@@ -11,6 +11,10 @@ public final class Workspace {
     public let paths: FeedsPaths
     public let store: FeedStore
     public private(set) var entries: [SourceEntry]
+    /// The lines of the sources file that do not read (skipped; see `SourcesListing`).
+    public private(set) var problems: [SourcesListing.Problem]
+    /// Whether the sources file exists.
+    public private(set) var sourcesFileExists: Bool
 
     /// The folder relative source paths are resolved against: the sources file's folder.
     /// A symlinked sources file (kept in a dotfiles repository, say) resolves against the folder
@@ -21,7 +25,8 @@ public final class Workspace {
 
     public init(paths: FeedsPaths, now: Timestamp) throws {
         self.paths = paths
-        entries = try SourcesFile.read(path: paths.sourcesFile)
+        let listing = try SourcesFile.readListing(path: paths.sourcesFile)
+        (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
         store = try FeedStore(path: paths.database)
         // The search index holds the words of descriptions, not their markup (see SearchIndex).
         store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
@@ -36,7 +41,8 @@ public final class Workspace {
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
     public func reload(now: Timestamp) throws {
-        entries = try SourcesFile.read(path: paths.sourcesFile)
+        let listing = try SourcesFile.readListing(path: paths.sourcesFile)
+        (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
         try sync(now: now)
     }
 
@@ -47,9 +53,10 @@ public final class Workspace {
     }
 
     /// Sources in the database that the sources file no longer lists (a line deleted by hand):
-    /// not fetched, cards kept until `feeds remove URL`.
+    /// not fetched, cards kept until `feeds remove URL`. A source whose line is there but does
+    /// not read is not one of them (its line is reported instead).
     public func orphans() throws -> [StoredSource] {
-        let listed = Set(entries.map(\.url))
+        let listed = Set(entries.map(\.url) + problems.compactMap(\.identity))
         return try store.sources().filter { !listed.contains($0.configuration.url) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// The words of a search query, found again in a card's text to be highlighted, folded the way
 /// the index folds them (case and diacritics: "cafe" highlights "Café").
@@ -52,7 +53,9 @@ public struct SearchHighlight: Sendable {
         text.split(whereSeparator: { !isWordCharacter($0) }).map(String.init)
     }
 
+    /// The index's folding (`SearchFolding`: ß as ss, ligatures, full width, case), then
+    /// diacritics, as unicode61 removes them.
     static func fold(_ word: String) -> String {
-        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        SearchFolding.fold(word).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

@@ -38,6 +38,8 @@ extension FeedStore {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
         }
+        let person = text
+        let text = try SearchQuery.fts5(person)
         do {
             try refreshSearchIndex()
         } catch StorageError.locked {
@@ -70,7 +72,7 @@ extension FeedStore {
         } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
             // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
             // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
-            throw StorageError.badSearchQuery(query: text, reason: message)
+            throw StorageError.badSearchQuery(query: person, reason: message)
         }
     }
 

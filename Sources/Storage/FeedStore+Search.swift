@@ -44,6 +44,9 @@ extension FeedStore {
     /// Whether the attached index has taken in every card and logged change.
     private func attachedSearchIndexIsCurrent() throws -> Bool {
         try attachSearchIndex()
+        // An index of another version (folded otherwise) is rebuilt, however current.
+        let version = try db.prepare("PRAGMA \(SearchIndexer.attachedName).user_version").queryOne { $0.int(0) }
+        guard version == SearchIndexer.schemaVersion else { return false }
         let marks = try SearchIndexer.marks(on: db, index: SearchIndexer.attachedName, store: "main")
         return marks.index == marks.store
     }

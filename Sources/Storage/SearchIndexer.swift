@@ -24,7 +24,8 @@ import FeedModel
 public final class SearchIndexer {
     /// The version of the index file's schema (its `user_version`); another number means a
     /// file this program does not know, which is rebuilt.
-    static let schemaVersion = 1
+    /// 2: text folded by `SearchFolding` before unicode61 (ß as ss, ligatures, full width).
+    static let schemaVersion = 2
     /// The name the index file has when attached to a store's connection (for searching).
     static let attachedName = "search"
 
@@ -183,13 +184,15 @@ public final class SearchIndexer {
             guard let (title, description, author) = try read.queryOne([.integer(id)], { row in
                 (row.string(0), row.string(1), row.string(2))
             }) else { return false }
-            try write.execute([.integer(id), SQLValue(title),
-                               SQLValue(SearchIndex.descriptionText(description, convert)), SQLValue(author)])
+            try write.execute([.integer(id), SQLValue(SearchFolding.fold(title)),
+                               SQLValue(SearchFolding.fold(SearchIndex.descriptionText(description, convert))),
+                               SQLValue(SearchFolding.fold(author))])
             count += 1
             return true
         }
         func writeRow(_ row: SearchRow) throws {
-            try write.execute([.integer(row.id), SQLValue(row.title), SQLValue(row.text), SQLValue(row.author)])
+            try write.execute([.integer(row.id), SQLValue(SearchFolding.fold(row.title)),
+                               SQLValue(SearchFolding.fold(row.text)), SQLValue(SearchFolding.fold(row.author))])
             count += 1
         }
         /// A new card: from its row when given, else from the database.

@@ -58,7 +58,7 @@ extension StorageError: LocalizedError, CustomStringConvertible {
         case let .noSuchSource(id):
             return "no source with id \(id) in the database"
         case let .badSearchQuery(query, reason):
-            return "cannot search for \(query): \(reason). Words match anywhere; use \"a phrase\", prefix*, AND, OR, NOT and parentheses, and quote words with punctuation (\"e-mail\")"
+            return "cannot search for \(query): \(reason). Words match anywhere; \"a phrase\", prefix*, AND, OR, NOT (in capitals), parentheses and title:word are the syntax"
         case let .sqlite(path, code, message, context):
             return "database \(path): \(message) (SQLite code \(code)) while \(context)"
         }

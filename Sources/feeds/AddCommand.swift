@@ -25,7 +25,7 @@ enum AddCommand: Command {
     options:
       --name NAME     display name (default: the feed's own title)
       --tags a,b      comma-separated tags
-      --every 30m     refresh interval (s, m, h, d, w); default: the feed's own hints
+      --every 30m     refresh interval (90s, 30m, 2h, 1d, 2w); default: the feed's own hints
       --search ENGINE a saved search with this engine; the argument is the query
       --endpoint URL  the engine's address (required for searxng and opensearch), or a file
       --preview       give results without a picture their page's og:image (cached)
@@ -50,7 +50,7 @@ enum AddCommand: Command {
             target = web
         }
         if let e = args.value("--every"), Interval.parse(e) == nil {
-            throw UsageError("--every \(e) is not an interval: write like 30m, 2h or 1d", command: name)
+            throw UsageError(TimeSpec.problem("--every", e, durationsOnly: true), command: name)
         }
         if search == nil, !args.flag("--as-is"), WebAddress(parsing: target).isWebURL {
             let sourcesFile = try global.paths().sourcesFile
@@ -71,7 +71,7 @@ enum AddCommand: Command {
         if let n = args.value("--name") { line += " name=" + SourcesFile.quoteIfNeeded(n) }
         if let t = args.value("--tags") { line += " tags=" + SourcesFile.quoteIfNeeded(t) }
         if let e = args.value("--every") {
-            guard Interval.parse(e) != nil else { throw UsageError("--every \(e) is not an interval: write like 30m, 2h or 1d", command: name) }
+            guard Interval.parse(e) != nil else { throw UsageError(TimeSpec.problem("--every", e, durationsOnly: true), command: name) }
             line += " every=" + e
         }
         // Parse the line as the file would, so add never writes what read would refuse.

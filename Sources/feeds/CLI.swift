@@ -74,7 +74,7 @@ enum CLI {
                 args.removeFirst()
                 switch first {
                 case "--help", "-h":
-                    Output.standard.line(usage()); return .ok
+                    Output.standard.text(usage()); return .ok
                 case "--version":
                     Output.standard.line("feeds \(Version.string)"); return .ok
                 case "--home":
@@ -89,13 +89,13 @@ enum CLI {
             guard let name = args.first else { throw UsageError("no command given") }
             args.removeFirst()
             if name == "help" {
-                guard let topic = args.first else { Output.standard.line(usage()); return .ok }
-                Output.standard.line(try findCommand(topic).help)
+                guard let topic = args.first else { Output.standard.text(usage()); return .ok }
+                Output.standard.text(try findCommand(topic).help)
                 return .ok
             }
             let command = try findCommand(name)
             if args.contains("--help") || args.contains("-h") {
-                Output.standard.line(command.help)
+                Output.standard.text(command.help)
                 return .ok
             }
             let parsed = try Arguments(args, spec: command.spec, command: command.name)

@@ -58,6 +58,10 @@ final class Output {
     /// through this. Styled or laid-out text (the digest, JSON) goes through `write`.
     func line(_ s: String = "") { write(TerminalText.line(s)); write("\n") }
 
+    /// Text of our own, lines and layout kept (the help): `line` would join its lines, as it
+    /// must for text from outside.
+    func text(_ s: String) { write(s); if !s.hasSuffix("\n") { write("\n") } }
+
     /// Lets `fill` append bytes straight to the buffer (no String in between).
     func write(_ fill: (inout ByteSink) -> Void) {
         fill(&buffer)

@@ -25,9 +25,9 @@ enum HTMLCommand: Command {
 
     options:
       --out DIR          the folder to write (created when missing)
-      --since WHEN       the latest digest: cards since 36h, 7d, 2w ... ago (from the start
-                         of that hour, so reruns within the hour change nothing), or since a
-                         date (YYYY-MM-DD, UTC); default 7d
+      --since WHEN       the latest digest: cards since 90s, 30m, 36h, 7d, 2w ... ago (from
+                         the start of that hour, so reruns within the hour change nothing),
+                         or since a date (2026-11-01, UTC) or an RFC 3339 time; default 7d
       --title TEXT       the site's title (default "feeds digest")
       --tag TAG          only the sources with this tag (case aside: tech finds Tech)
       --no-images        do not download images (cached ones are still shown); otherwise at

@@ -61,23 +61,20 @@ enum ImageDownloads {
     }
 }
 
-/// `--since`: a duration back from now (`36h`, `7d`, `2w`; the start of that hour) or a date
-/// (`2026-11-01`, UTC).
+/// `html --since`: the grammar of every option (`TimeSpec`); a duration back from now is
+/// rounded down to the hour: the pages name this moment and list the cards after it, so an
+/// exact "now - 7d" would change them on every run (cron every 15 minutes would rewrite the
+/// index each time for nothing).
 enum SinceOption {
     static func parse(_ text: String, now: Timestamp, command: String) throws -> Timestamp {
-        let units: [Character: Int64] = ["m": 60, "h": 3_600, "d": 86_400, "w": 7 * 86_400]
-        if let unit = text.last, let factor = units[unit], let n = Int64(text.dropLast()), n >= 0 {
-            // Rounded down to the hour: the pages name this moment and list the cards after
-            // it, so an exact "now - 7d" would change them on every run (cron every 15
-            // minutes would rewrite the index each time for nothing).
-            let exact = now.secondsSince1970.saturatingSubtract(n.saturatingMultiply(factor))
+        switch TimeSpec.parse(text) {
+        case let .duration(seconds)?:
+            let exact = now.secondsSince1970.saturatingSubtract(seconds)
             return Timestamp(secondsSince1970: exact - ((exact % 3_600) + 3_600) % 3_600)
-        }
-        let parts = text.split(separator: "-").map { Int($0) }
-        if parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2],
-           let t = Timestamp(year: y, month: m, day: d) {
+        case let .moment(t)?:
             return t
+        case nil:
+            throw UsageError(TimeSpec.problem("--since", text), command: command)
         }
-        throw UsageError("--since needs a duration like 36h, 7d, 2w or a date like 2026-11-01, got '\(text)'", command: command)
     }
 }

@@ -18,8 +18,9 @@ enum MarkCommand: Command {
     options:
       --source NAME    every card of one source, by name or URL
       --all            every card
-      --since WHEN     cards dated from WHEN, as 'feeds read --since' (30m, 12h, 2d, 1w back
-                       from now, or a date); with --before, the cards between the two
+      --since WHEN     cards dated from WHEN, as 'feeds read --since' (90s, 30m, 2h, 1d, 2w
+                       back from now, a date or an RFC 3339 time); with --before, the cards
+                       between the two
       --before WHEN    cards dated before WHEN (same grammar)
     """
     static let spec = Arguments.Spec(valued: ["--source", "--since", "--before"], flags: ["--all"])

@@ -28,8 +28,8 @@ enum ReadCommand: Command {
         options:
           --sort ORDER     the order (default newest):
         \(orders)
-          --since WHEN     cards dated from WHEN: a duration back from now (30m, 12h, 2d, 1w)
-                           or a date (2026-11-29, 2026-11-29T08:00:00Z)
+          --since WHEN     cards dated from WHEN: a duration back from now (90s, 30m, 2h, 1d,
+                           2w), a date (2026-11-29) or an RFC 3339 time (2026-11-29T08:00:00Z)
           --source NAME    one source, by name or URL
           --tag TAG        sources with this tag (case aside: tech finds Tech)
           --unread         unread cards only

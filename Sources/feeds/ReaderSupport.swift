@@ -14,15 +14,10 @@ enum ReaderOptions {
         do { return try CardOrder.named(name) } catch { throw UsageError(CLI.describe(error), command: command) }
     }
 
-    /// `--since 2d` (s, m, h, d, w back from now) or `--since DATE` (2026-11-29, RFC 3339, RFC 822…).
+    /// `--since`, `--before`: a duration back from now or a date or time (`TimeSpec`).
     static func moment(_ text: String, option: String, now: Timestamp, command: String) throws -> Timestamp {
-        if let last = text.last, let unit = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800][String(last)],
-           let n = Int64(text.dropLast()), n >= 0 {
-            return now.adding(-n.saturatingMultiply(Int64(unit)))
-        }
-        if let date = FeedDate.parse(text) { return date }
-        throw UsageError("\(option) takes a duration back from now (30m, 12h, 2d, 1w) or a date (2026-11-29), got '\(text)'",
-                         command: command)
+        guard let spec = TimeSpec.parse(text) else { throw UsageError(TimeSpec.problem(option, text), command: command) }
+        return spec.moment(before: now)
     }
 
     /// `--source NAME|URL`: the source's id.

@@ -14,17 +14,20 @@ enum SearchCommand: Command {
                                   [--brief|--json] [--utc]
 
         Finds saved cards by the words of their title, description (its first \(SearchIndex.descriptionLimit) bytes of
-        text) and author. Case and accents are ignored ('cafe' finds 'Café'). Matches are
-        highlighted on a terminal. Searching does not mark cards read.
+        text) and author. Case, accents and forms are ignored ('cafe' finds 'Café', 'fussball'
+        'Fußball', 'first' 'ﬁrst'). Matches are highlighted on a terminal. Searching does not
+        mark cards read.
 
-        QUERY: words (all must match), "a phrase", prefix*, AND, OR, NOT, parentheses,
-        title:word, author:word, description:word. Quote the query for the shell:
+        QUERY: words, all of which must match; punctuation in a word is part of it (heat-pump,
+        c++, node.js, don't). Syntax only where written as syntax: "a phrase", prefix* (at the
+        end of a word), AND, OR, NOT in capitals between words, parentheses, and title:word,
+        author:word, description:word. Quote the query for the shell:
             feeds search '"swift concurrency" OR actor*'
 
         options:
           --sort ORDER     the order (default relevance):
         \(ReadCommand.orders)
-          --since WHEN     cards dated from WHEN (30m, 12h, 2d, 1w, or a date)
+          --since WHEN     cards dated from WHEN (90s, 30m, 2h, 1d, 2w, a date or an RFC 3339 time)
           --source NAME    one source, by name or URL
           --tag TAG        sources with this tag (case aside: tech finds Tech)
           --unread         unread cards only

@@ -34,7 +34,12 @@ enum UpdateCommand: Command {
                              checked on the address connected to (through a proxy
                              from the environment: on addresses written in the URL)
 
-    exit status: 0 all sources ok, 1 some source failed, 2 usage or configuration error
+    A line of the sources file that does not read is reported (file:line and why) and skipped:
+    the other sources are updated and the status is 1. No sources file, or one listing no
+    source, is said with where it was looked for and the status is 2.
+
+    exit status: 0 all sources ok, 1 some source failed or a line was skipped, 2 usage or
+    configuration error (no sources)
     """
     /// `--isolated-child ID` is not for people: it is how an update runs one isolated source in a
     /// process of its own (see `IsolatedFetch`); not in the help.
@@ -56,7 +61,8 @@ enum UpdateCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
-        let workspace = try global.workspace()
+        let workspace = try global.workspace(problems: .errors)
+        if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
         var runner = UpdateRunner(limits: limits)
         runner.isolation = isolation(args, global: global, limits: limits)
         runner.whileReading = testTrap
@@ -80,7 +86,22 @@ enum UpdateCommand: Command {
                                                 allowInternal: limits.allowInternalAddresses)
             if verbose { Output.standard.line(ImageDownloads.line(images)) }
         }
-        return summary.failed > 0 ? .someFailed : .ok
+        return summary.failed > 0 || !workspace.problems.isEmpty ? .someFailed : .ok
+    }
+
+    /// No source to update is a configuration error, never a quiet success: a cron job with a
+    /// wrong home or a deleted sources file would otherwise look healthy for ever.
+    static func nothingToUpdate(_ workspace: Workspace) -> ExitStatus {
+        let file = workspace.paths.sourcesFile
+        let how = "add one with 'feeds add URL' or 'feeds import FILE.opml' (or give --home DIR / FEEDS_HOME if it lives elsewhere)"
+        if !workspace.sourcesFileExists {
+            Diagnostics.error("no sources file at \(file): nothing to update; \(how)")
+        } else if workspace.problems.isEmpty {
+            Diagnostics.error("\(file) lists no sources: nothing to update; \(how)")
+        } else {
+            Diagnostics.error("no line of \(file) reads (see above): nothing to update; fix the lines, or \(how)")
+        }
+        return .usage
     }
 
     /// Another run holds the lock: one line and status 0, the cron-safe answer, unless that run
@@ -110,7 +131,7 @@ enum UpdateCommand: Command {
         guard let id = Int64(text), id > 0 else { throw UsageError("--isolated-child needs a source id", command: name) }
         ChildLimits.apply()
         ProcessMemory.tuneForUpdate()
-        let workspace = try global.workspace()
+        let workspace = try global.workspace(problems: .silent)  // the parent reports them
         var runner = UpdateRunner(limits: try fetchLimits(args))
         runner.whileReading = testTrap
         let summary = try runner.run(.isolatedChild(SourceID(rawValue: id)), in: workspace)

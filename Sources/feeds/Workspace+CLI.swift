@@ -9,9 +9,23 @@ extension GlobalOptions {
         try FeedsPaths.resolve(home: home, environment: ProcessInfo.processInfo.environment)
     }
 
-    func workspace() throws -> Workspace {
-        try Workspace(paths: paths(), now: UpdateRunner.systemClock())
+    /// The sources file and the database, each line of the file that does not read said on
+    /// standard error (skipped, not fatal): as errors for `update` (which then exits 1), as
+    /// warnings for the commands that go on reading.
+    func workspace(problems: ProblemReport = .warnings) throws -> Workspace {
+        let workspace = try Workspace(paths: paths(), now: UpdateRunner.systemClock())
+        for problem in workspace.problems {
+            let line = CLI.describe(problem.error) + " (this line is skipped until it is fixed)"
+            switch problems {
+            case .warnings: Diagnostics.warning(line)
+            case .errors: Diagnostics.error(line)
+            case .silent: break
+            }
+        }
+        return workspace
     }
+
+    enum ProblemReport { case warnings, errors, silent }
 }
 
 enum Terminal {

@@ -27,7 +27,7 @@ final class SourcesFileTests: XCTestCase {
 
     func testBadLinesNameTheLineAndTheProblem() {
         let cases: [(String, Int, String)] = [
-            ("https://a.example/f\nhttps://b.example/f every=soon", 2, "every=soon is not an interval"),
+            ("https://a.example/f\nhttps://b.example/f every=soon", 2, "every=soon is not a duration: write 90s, 30m, 2h, 1d or 2w"),
             ("# c\nhttps://a.example/f colour=red", 2, "unknown option 'colour'"),
             ("https://a.example/f name=\"unclosed", 1, "unclosed quote"),
             ("ftp://a.example/f", 1, "unsupported URL scheme 'ftp'"),

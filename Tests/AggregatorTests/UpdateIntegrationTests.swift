@@ -172,13 +172,17 @@ final class UpdateIntegrationTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("no source matches 'gamma'"), bad.stderr)
     }
 
-    func testBadSourcesFileIsAConfigurationError() throws {
+    /// A bad line is said and skipped, the other lines are updated, and the run fails (issue 19:
+    /// it used to stop everything with status 2; Tests/CLITests/BrokenSetupTests has the rest).
+    func testBadSourcesFileLineIsReportedAndSkipped() throws {
         let home = TemporaryDirectory()
-        try home.write("sources", "https://a.example/f\nhttps://b.example/f every=often\n")
+        try home.write("a.rss", "<rss version=\"2.0\"><channel><title>A</title><item><guid>1</guid><title>x</title></item></channel></rss>")
+        try home.write("sources", "a.rss\nhttps://b.example/f every=often\n")
         let run = try CLIRun.run(["--home", home.path, "update"])
-        XCTAssertEqual(run.status, 2)
-        XCTAssertEqual(run.stderrLines.count, 1)
-        XCTAssertTrue(run.stderr.contains("sources:2: every=often is not an interval"), run.stderr)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderrLines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("sources:2: every=often is not a duration"), run.stderr)
+        XCTAssertEqual(try CLIRun.run(["--home", home.path, "read", "--brief"]).stdout.components(separatedBy: "\n").filter { $0.contains(" x ") }.count, 1)
     }
 
     func testOverlappingRunExitsAtOnceWithStatusZero() throws {

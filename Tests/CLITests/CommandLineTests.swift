@@ -16,7 +16,9 @@ final class CommandLineTests: XCTestCase {
             let r = try FeedsCommand.run(args)
             XCTAssertEqual(r.status, 0)
             XCTAssertTrue(r.stdout.contains("usage: feeds parse"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("\noptions:\n"), "the help keeps its lines: \(r.stdout)")
         }
+        XCTAssertTrue(help.stdout.hasPrefix("usage: feeds [--home DIR] COMMAND [OPTIONS] [ARGS]\n"), help.stdout)
     }
 
     func testUnknownCommandIsAUsageErrorWithAHint() throws {

@@ -78,6 +78,6 @@ final class DailyReaderTests: XCTestCase {
             XCTAssertTrue(r.stderr.hasPrefix("feeds: "), r.stderr)
         }
         XCTAssertTrue(try feeds(home, ["mark", "unread", "--since", "soon"]).stderr
-            .contains("--since takes a duration back from now (30m, 12h, 2d, 1w) or a date"), "the one grammar of read --since")
+            .contains("--since soon is not a duration or a time: write 90s, 30m, 2h, 1d or 2w (back from now), a date"), "the one grammar of read --since")
     }
 }

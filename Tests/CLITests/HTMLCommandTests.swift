@@ -83,7 +83,7 @@ final class HTMLCommandTests: XCTestCase {
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "html"]).status, 2)
         let since = try FeedsCommand.run(["--home", dir.path, "html", "--out", dir.path + "/s", "--since", "soon"])
         XCTAssertEqual(since.status, 2)
-        XCTAssertTrue(since.stderr.contains("--since needs a duration"))
+        XCTAssertTrue(since.stderr.contains("--since soon is not a duration or a time"))
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "cache", "shrink"]).status, 2)
     }
 }
