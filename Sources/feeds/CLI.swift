@@ -14,6 +14,7 @@ enum CLI {
             ExportCommand.self,
             ParseCommand.self,
             ReadCommand.self,
+            BrowseCommand.self,
             SearchCommand.self,
             MarkCommand.self,
             HTMLCommand.self,
