@@ -56,18 +56,20 @@ public enum BrowseDrawing {
         }
     }
 
-    /// The bytes that show `lines` on an ANSI terminal: each line at its row, erased to its
-    /// end, styles reset after it (the whole screen every time: a few kilobytes).
+    /// The bytes that show `lines` on an ANSI terminal: each line at its row, the row erased
+    /// first (erasing after a line as wide as the screen would take its last character: the
+    /// cursor stays on the last column until the next character), styles reset after it. The
+    /// whole screen every time: a few kilobytes.
     public static func frame(_ lines: [ScreenLine]) -> String {
         var out = "\u{1B}[H"
         for (row, line) in lines.enumerated() {
-            out += "\u{1B}[\(row + 1);1H"
+            out += "\u{1B}[\(row + 1);1H\u{1B}[2K"
             var codes: [String] = []
             if line.bold { codes.append("1") }
             if line.reverse { codes.append("7") }
             if !codes.isEmpty { out += "\u{1B}[" + codes.joined(separator: ";") + "m" }
             out += line.text
-            out += codes.isEmpty ? "\u{1B}[K" : "\u{1B}[0m\u{1B}[K"
+            if !codes.isEmpty { out += "\u{1B}[0m" }
         }
         return out
     }

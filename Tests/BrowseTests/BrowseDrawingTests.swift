@@ -175,6 +175,6 @@ final class BrowseDrawingTests: XCTestCase {
 
     func testTheFrameDrawsEveryLineAtItsRow() {
         let frame = BrowseDrawing.frame([ScreenLine("bar", bold: true, reverse: true), ScreenLine("row")])
-        XCTAssertEqual(frame, "\u{1B}[H\u{1B}[1;1H\u{1B}[1;7mbar\u{1B}[0m\u{1B}[K\u{1B}[2;1Hrow\u{1B}[K")
+        XCTAssertEqual(frame, "\u{1B}[H\u{1B}[1;1H\u{1B}[2K\u{1B}[1;7mbar\u{1B}[0m\u{1B}[2;1H\u{1B}[2Krow")
     }
 }
