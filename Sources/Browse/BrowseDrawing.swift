@@ -59,7 +59,9 @@ public enum BrowseDrawing {
     /// The bytes that show `lines` on an ANSI terminal: each line at its row, the row erased
     /// first (erasing after a line as wide as the screen would take its last character: the
     /// cursor stays on the last column until the next character), styles reset after it. The
-    /// whole screen every time: a few kilobytes.
+    /// whole screen every time: a few kilobytes. It ends by hiding the cursor again (after a
+    /// terminal reset, say), which is also what tells a reader of the bytes (the bench) that a
+    /// frame is complete.
     public static func frame(_ lines: [ScreenLine]) -> String {
         var out = "\u{1B}[H"
         for (row, line) in lines.enumerated() {
@@ -71,13 +73,12 @@ public enum BrowseDrawing {
             out += line.text
             if !codes.isEmpty { out += "\u{1B}[0m" }
         }
-        return out
+        return out + "\u{1B}[?25l"
     }
 
     static func listTitle(_ state: BrowseState) -> String {
         var parts = ["feeds browse"]
-        let count = "\(state.cards.count)\(state.complete ? "" : "+")"
-        parts.append(state.cards.isEmpty ? "0 cards" : "\(state.selected + 1)/\(count)")
+        parts.append(state.cards.isEmpty ? "0 cards" : "\(state.position + 1)/\(state.total)")
         parts.append(state.order.label)
         if let search = state.search { parts.append("search: " + TerminalText.line(search)) }
         if let tag = state.tag { parts.append("tag: " + TerminalText.line(tag)) }
@@ -89,7 +90,7 @@ public enum BrowseDrawing {
 
     static func cardTitle(_ state: BrowseState) -> String {
         guard let card = state.selectedCard else { return "feeds browse" }
-        var parts = ["feeds browse", "\(state.selected + 1)/\(state.cards.count)\(state.complete ? "" : "+")",
+        var parts = ["feeds browse", "\(state.position + 1)/\(state.total)",
                      TerminalText.line(card.sourceName), card.isRead ? "read" : "unread"]
         let last = min(state.cardLines.count, state.cardScroll + state.bodyRows)
         if state.cardLines.count > state.bodyRows { parts.append("lines \(state.cardScroll + 1)-\(last) of \(state.cardLines.count)") }
@@ -149,10 +150,10 @@ public enum BrowseDrawing {
         }
         if let message = state.message { return ScreenLine(TerminalText.line(message), bold: true) }
         switch state.mode {
-        case .card: return ScreenLine("j/k scroll  1-9 link  o browser  r read  n/p unread  q back  ? help")
+        case .card: return ScreenLine("j/k scroll  1-9 link  o browser  r read  n/p unread  q back  ? keys")
         case .chooser: return ScreenLine("j/k move  Enter choose  q back")
         case .help: return ScreenLine("q back")
-        default: return ScreenLine("j/k move  Enter open  o browser  r read  n/p unread  / search  t tag  s source  S sort  O orders  R reload  ? help  q quit")
+        default: return ScreenLine("j/k move  Enter open  o browser  r read  n/p unread  / search  t/s filter  S/O sort  ? keys  q quit")
         }
     }
 }

@@ -38,9 +38,9 @@ public final class BrowseSession {
     private let environment: [String: String]
     private let resolveSource: (String) throws -> SourceID
     private let clock: () -> Timestamp
-    /// How many cards of the listing are loaded: it grows (x4) as the selection nears the end,
-    /// so the first screen costs a few hundred cards whatever the database holds.
-    private var window: Int
+    /// The whole listing in its order, as ids and read flags (a few bytes a card); the state
+    /// holds the text of a slice of it around the selection (`loadSlice`).
+    private var listing: [ListedCard] = []
     private var browsers: [ChildProcess] = []
     private var running = true
 
@@ -56,14 +56,11 @@ public final class BrowseSession {
         state.sourceName = options.sourceName
         state.sinceText = options.sinceText
         state.unreadOnly = options.query.unreadOnly
-        window = Self.firstWindow(rows: size.rows)
     }
-
-    static func firstWindow(rows: Int) -> Int { max(256, rows * 8) }
 
     /// Loads the first cards (before the terminal is taken: a bad query is a plain error).
     public func load() throws {
-        try reload(keep: nil)
+        try relist(keep: nil)
     }
 
     /// The screen now, for the first frame and the tests.
@@ -71,6 +68,9 @@ public final class BrowseSession {
 
     /// Runs on `terminal` until `q` (or Ctrl-C).
     public func run(on terminal: RawTerminal) {
+        // A resize between the first read of the size and the handler's installation is seen here.
+        let size = terminal.size()
+        if size.columns != state.width || size.rows != state.height { resize(columns: size.columns, rows: size.rows) }
         terminal.write(BrowseDrawing.frame(screen))
         var buffer = [UInt8](repeating: 0, count: 4096)
         while running {
@@ -122,7 +122,7 @@ public final class BrowseSession {
         case .pageDown, .character(" "), .character("f"): move(state.bodyRows)
         case .pageUp, .character("b"): move(-state.bodyRows)
         case .home, .character("g"): move(Int.min)
-        case .end, .character("G"): loadAll(); move(Int.max)
+        case .end, .character("G"): move(Int.max)
         case .enter, .right, .character("l"): openSelected()
         case .character("o"): openInBrowser(state.selectedCard?.card.link)
         case .character("r"): toggleRead()
@@ -198,50 +198,50 @@ public final class BrowseSession {
     // MARK: actions
 
     private func move(_ delta: Int) {
-        state.move(delta)
-        growIfNear()
+        let (sum, overflow) = state.position.addingReportingOverflow(delta)
+        go(to: overflow ? (delta < 0 ? 0 : Int.max) : sum)
     }
 
-    /// Loads more of the listing when the selection is within a screen of the loaded end.
-    private func growIfNear() {
-        guard !state.complete, state.selected >= state.cards.count - state.bodyRows * 2 else { return }
-        window = window.multipliedReportingOverflow(by: 4).overflow ? Int.max : window * 4
-        attempt { try reload(keep: state.selectedCard?.id) }
-    }
-
-    private func loadAll() {
-        guard !state.complete else { return }
-        window = Int.max
-        attempt { try reload(keep: state.selectedCard?.id) }
-    }
-
-    /// Reads the first `window` cards of the listing in one short read (its own transaction).
-    /// Keeps `keep` selected: when it is not within the window, the window grows until it is
-    /// or the listing is whole (switching the order keeps the selected card in view).
-    private func reload(keep: CardID?) throws {
-        while true {
-            var q = query
-            q.limit = window == Int.max ? nil : window
-            let cards: [StoredCard]
-            if let search = state.search {
-                cards = try store.search(search, query: q, order: state.order)
-            } else {
-                cards = try store.cards(q, order: state.order == .relevance ? .newest : state.order)
-            }
-            let complete = q.limit.map { cards.count < $0 } ?? true
-            if let keep, !complete, !cards.contains(where: { $0.id == keep }) {
-                window = window.multipliedReportingOverflow(by: 4).overflow ? Int.max : window * 4
-                continue
-            }
-            state.setCards(cards, complete: complete, keep: keep)
-            return
+    /// Selects the card at `target` of the listing (clamped), reading a new slice around it when
+    /// it is within two screens of the slice's end (the rows in view are always read).
+    private func go(to target: Int) {
+        guard !listing.isEmpty else { return }
+        let index = min(max(0, target), listing.count - 1)
+        let margin = state.bodyRows * 2
+        let start = state.offset, end = state.offset + state.cards.count
+        if (index < start + margin && start > 0) || (index >= end - margin && end < listing.count) {
+            attempt { try loadSlice(around: index, top: state.offset + state.top) }
         }
+        state.selected = index - state.offset
+        state.scrollToSelection(center: false)
+    }
+
+    /// How many cards a slice reads (their text): a few screens, whatever the listing's length.
+    private var sliceSize: Int { max(256, state.height * 8) }
+
+    /// Reads the cards around `index` of the listing (one short read, by id).
+    private func loadSlice(around index: Int, top: Int?) throws {
+        let size = sliceSize
+        let start = max(0, min(index - size / 2, listing.count - size))
+        let end = min(listing.count, start + size)
+        let cards = try store.cards(ids: listing[start..<end].map(\.id))
+        state.setSlice(cards, offset: start, total: listing.count, select: index, top: top)
+    }
+
+    /// Reads the listing anew (its ids and read flags: one short read of no text, so an update
+    /// meanwhile never waits), then the slice around the card with `keep`, which stays selected
+    /// and in view when it is still listed (switching the order, ending a search, `R`).
+    private func relist(keep: CardID?) throws {
+        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
+        let new = try store.listingIDs(query, order: order, search: state.search)
+        let index = keep.flatMap { id in new.firstIndex { $0.id == id } } ?? min(state.position, max(0, new.count - 1))
+        listing = new
+        try loadSlice(around: index, top: nil)
     }
 
     private func reloadKeepingSelection() {
-        window = max(window, Self.firstWindow(rows: state.height))
-        attempt { try reload(keep: state.selectedCard?.id) }
-        if state.message == nil { state.message = "reloaded: \(state.cards.count)\(state.complete ? "" : "+") cards" }
+        attempt { try relist(keep: state.selectedCard?.id) }
+        if state.message == nil { state.message = "reloaded: \(state.total) cards" }
     }
 
     private func openSelected() {
@@ -257,10 +257,11 @@ public final class BrowseSession {
     /// Marks the selected card, written at once (killing the terminal loses no mark).
     private func setRead(_ read: Bool) {
         guard let card = state.selectedCard else { return }
-        let index = state.selected
+        let index = state.selected, position = state.position
         attempt {
             try store.setRead(read, .cards([card.id]))
             state.setRead(read, at: index)
+            if listing.indices.contains(position) { listing[position].isRead = read }
         }
     }
 
@@ -270,22 +271,17 @@ public final class BrowseSession {
         if state.message == nil { state.message = card.isRead ? "marked unread" : "marked read" }
     }
 
+    /// The next or previous unread card of the whole listing (its read flags are in `listing`).
     private func jumpToUnread(forward: Bool, open: Bool) {
-        var found = state.unread(after: state.selected, forward: forward)
-        while found == nil && forward && !state.complete {
-            window = window.multipliedReportingOverflow(by: 4).overflow ? Int.max : window * 4
-            attempt { try reload(keep: state.selectedCard?.id) }
-            if state.message != nil { return }
-            found = state.unread(after: state.selected, forward: forward)
-        }
+        let from = state.position
+        let found = forward ? listing.indices.dropFirst(from + 1).first { !listing[$0].isRead }
+                            : listing.indices.prefix(max(0, from)).last { !listing[$0].isRead }
         guard let found else {
             state.message = forward ? "no unread card below" : "no unread card above"
             return
         }
-        state.selected = found
-        state.scrollToSelection(center: false)
+        go(to: found)
         if open { openSelected() }
-        growIfNear()
     }
 
     private func startPrompt(_ prompt: BrowseState.Prompt, _ current: String?) {
@@ -322,13 +318,12 @@ public final class BrowseSession {
         relist { self.query.sourceID = before.0; self.state.sourceName = before.1 }
     }
 
-    /// Lists anew from the first window, the selection kept where it can be; on an error
-    /// (a search SQLite cannot parse) `undo` puts the listing's settings back, and says why.
+    /// Lists anew, the selection kept where it can be; on an error (a search SQLite cannot
+    /// parse) `undo` puts the listing's settings back, and says why.
     private func relist(undo: () -> Void) {
-        window = Self.firstWindow(rows: state.height)
         let keep = state.selectedCard?.id
         do {
-            try reload(keep: keep)
+            try relist(keep: keep)
         } catch {
             undo()
             state.message = describe(error)
@@ -345,10 +340,8 @@ public final class BrowseSession {
         guard order != state.order else { return }
         let before = state.order
         state.order = order
-        // The selected card stays selected, in view: the window grows until it holds it.
-        let keep = state.selectedCard?.id
-        window = Self.firstWindow(rows: state.height)
-        do { try reload(keep: keep) } catch {
+        // The selected card stays selected, in view.
+        do { try relist(keep: state.selectedCard?.id) } catch {
             state.order = before
             state.message = describe(error)
             return

@@ -27,14 +27,16 @@ public struct BrowseState {
     public var height: Int
     public var zone: TimeZoneOffset
 
-    /// The cards loaded so far, in `order` (the first `window` of the listing).
+    /// The cards read from the store: a slice of the listing, from its `offset`-th card (the
+    /// listing of any length is kept as ids by the session; only this slice has text).
     public private(set) var cards: [StoredCard] = []
-    /// Whether `cards` is the whole listing (else more come when the selection gets near the end).
-    public var complete = true
-    /// The width of the source column, from all loaded cards (not measured at every redraw).
+    public private(set) var offset = 0
+    /// How many cards the listing has.
+    public private(set) var total = 0
+    /// The width of the source column, from the slice (not measured at every redraw).
     public private(set) var sourceWidth = 0
+    /// The selected card and the first row shown, as indices of `cards`.
     public var selected = 0
-    /// The first card row shown.
     public var top = 0
     public var mode = Mode.list
     /// Where `q`/Esc goes back to from help or the chooser.
@@ -75,17 +77,30 @@ public struct BrowseState {
 
     public var selectedCard: StoredCard? { cards.indices.contains(selected) ? cards[selected] : nil }
 
-    /// Replaces the cards, keeping the card with `keep` selected (and in view) when it is among them.
-    public mutating func setCards(_ new: [StoredCard], complete: Bool, keep: CardID?) {
+    /// The selected card's place in the whole listing.
+    public var position: Int { offset + selected }
+
+    /// Replaces the slice: `new` are the listing's cards from `offset` on, of `total`. The card
+    /// at `select` of the listing is selected; the row at `top` of the listing stays the first
+    /// shown when given (a slice read anew as the selection moves), else the selection is centred.
+    public mutating func setSlice(_ new: [StoredCard], offset: Int, total: Int, select: Int, top topInListing: Int?) {
         cards = new
-        self.complete = complete
+        self.offset = offset
+        self.total = max(total, offset + new.count)
         sourceWidth = BriefList.sourceWidth(new)
-        if let keep, let index = new.firstIndex(where: { $0.id == keep }) {
-            selected = index
+        selected = min(max(0, select - offset), max(0, new.count - 1))
+        if let topInListing {
+            top = topInListing - offset
+            scrollToSelection(center: false)
         } else {
-            selected = min(selected, max(0, new.count - 1))
+            scrollToSelection(center: true)
         }
-        scrollToSelection(center: true)
+    }
+
+    /// The whole listing as `cards` (the tests' way), the card with `keep` selected when it is there.
+    public mutating func setCards(_ new: [StoredCard], keep: CardID?) {
+        let index = keep.flatMap { id in new.firstIndex { $0.id == id } } ?? selected
+        setSlice(new, offset: 0, total: new.count, select: index, top: nil)
     }
 
     public mutating func setRead(_ read: Bool, at index: Int) {
@@ -112,14 +127,6 @@ public struct BrowseState {
             top = selected - rows + 1
         }
         top = max(0, min(top, max(0, cards.count - rows)))
-    }
-
-    /// The index of the next (`forward`) or previous unread card from the selection, if loaded.
-    public func unread(after index: Int, forward: Bool) -> Int? {
-        if forward {
-            return cards.indices.dropFirst(index + 1).first { !cards[$0].isRead }
-        }
-        return cards.indices.prefix(max(0, index)).last { !cards[$0].isRead }
     }
 
     /// Scrolls the open card by `delta` lines, clamped to its text.

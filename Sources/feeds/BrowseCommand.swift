@@ -1,5 +1,6 @@
 import Aggregator
 import Browse
+import Console
 import Foundation
 import Storage
 
@@ -47,9 +48,8 @@ enum BrowseCommand: Command {
                                     tag: args.value("--tag"), sourceName: args.value("--source"),
                                     sinceText: args.value("--since"), zone: ReaderOptions.zone(args),
                                     environment: ProcessInfo.processInfo.environment)
-        let terminal = try RawTerminal()
-        defer { terminal.restore() }
-        let session = BrowseSession(store: store, options: options, size: terminal.size(),
+        // The cards are read before the terminal is taken: a database error is a plain line.
+        let session = BrowseSession(store: store, options: options, size: TerminalWindow.size() ?? (80, 24),
                                     resolveSource: { name in
                                         do { return try ReaderOptions.source(name, in: store, command: Self.name) } catch let e as UsageError {
                                             throw BrowseError(description: e.message)
@@ -57,6 +57,8 @@ enum BrowseCommand: Command {
                                     },
                                     clock: UpdateRunner.systemClock)
         try session.load()
+        let terminal = try RawTerminal()
+        defer { terminal.restore() }
         session.run(on: terminal)
         return .ok
     }

@@ -20,7 +20,7 @@ final class BrowseDrawingTests: XCTestCase {
 
     static func state(cards: Int, width: Int = 60, height: Int = 8, order: CardOrder = .newest) -> BrowseState {
         var state = BrowseState(width: width, height: height, order: order)
-        state.setCards((0..<cards).map { card($0, read: $0 % 3 == 1) }, complete: true, keep: nil)
+        state.setCards((0..<cards).map { card($0, read: $0 % 3 == 1) }, keep: nil)
         return state
     }
 
@@ -68,11 +68,20 @@ final class BrowseDrawingTests: XCTestCase {
     func testKeepingACardAfterTheListChangesCentresIt() {
         var state = Self.state(cards: 40)
         let wanted = Self.card(30).id
-        state.setCards((0..<40).reversed().map { Self.card($0) }, complete: false, keep: wanted)
+        state.setCards((0..<40).reversed().map { Self.card($0) }, keep: wanted)
         XCTAssertEqual(state.selectedCard?.id, wanted, "the same card stays selected")
         XCTAssertTrue((state.top..<(state.top + state.bodyRows)).contains(state.selected), "and in view")
-        XCTAssertEqual(texts(state)[0], "feeds browse · 10/40+ · newest first; cards without a date …",
-                       "+: more cards to load")
+        XCTAssertEqual(texts(state)[0], "feeds browse · 10/40 · newest first; cards without a date l…")
+    }
+
+    func testASliceOfALongListingShowsItsPlaceInTheWhole() {
+        var state = BrowseState(width: 60, height: 8, order: .newest)
+        state.setSlice((100..<140).map { Self.card($0) }, offset: 100, total: 100_000, select: 120, top: 118)
+        XCTAssertEqual(state.selectedCard?.card.title, "Card 120")
+        XCTAssertEqual(state.position, 120)
+        XCTAssertEqual(texts(state)[0], "feeds browse · 121/100000 · newest first; cards without a d…")
+        XCTAssertEqual(texts(state)[1], "N 2026-11-24 14:00  Local  Card 118", "the row on top stays on top")
+        XCTAssertTrue(BrowseDrawing.lines(state)[3].reverse)
     }
 
     func testAnOpenCard() {
@@ -152,7 +161,7 @@ final class BrowseDrawingTests: XCTestCase {
                 let cards = [Self.card(0, title: text), Self.card(1, source: text),
                              Self.card(2, description: text, link: "https://x.example/" + text)]
                 var state = BrowseState(width: width, height: 6, order: .newest)
-                state.setCards(cards, complete: true, keep: nil)
+                state.setCards(cards, keep: nil)
                 state.search = text
                 state.tag = text
                 state.message = i % 2 == 0 ? text : nil
@@ -175,6 +184,6 @@ final class BrowseDrawingTests: XCTestCase {
 
     func testTheFrameDrawsEveryLineAtItsRow() {
         let frame = BrowseDrawing.frame([ScreenLine("bar", bold: true, reverse: true), ScreenLine("row")])
-        XCTAssertEqual(frame, "\u{1B}[H\u{1B}[1;1H\u{1B}[2K\u{1B}[1;7mbar\u{1B}[0m\u{1B}[2;1H\u{1B}[2Krow")
+        XCTAssertEqual(frame, "\u{1B}[H\u{1B}[1;1H\u{1B}[2K\u{1B}[1;7mbar\u{1B}[0m\u{1B}[2;1H\u{1B}[2Krow\u{1B}[?25l")
     }
 }

@@ -129,6 +129,32 @@ final class BrowseTerminalTests: XCTestCase {
         assertQuits(terminal, modes: before)
     }
 
+    func testReadsOptionsStartTheList() throws {
+        let terminal = try start(["--sort", "title", "--unread", "--since", "30d", "--source", "Local"], columns: 110)
+        XCTAssertEqual(terminal.screen.lines[0],
+                       "feeds browse · 1/60 · by title A to Z; untitled cards last · source: Local · since 30d · unread only")
+        XCTAssertEqual(Array(titles(terminal.screen).prefix(3)), ["Card 0", "Card 1", "Card 10"])
+        assertQuits(terminal, modes: before)
+        let unknown = try FeedsCommand.run(["--home", home.path, "browse", "--sort", "random"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("unknown sort order \"random\""), unknown.stderr)
+    }
+
+    func testTagAndSourceFilters() throws {
+        let terminal = try start()
+        terminal.send("sNope\r")
+        XCTAssertTrue(terminal.wait(forText: "no source named 'Nope'"), terminal.screen.text)
+        XCTAssertEqual(titles(terminal.screen).count, 22, "the list as it was")
+        terminal.send("sLocal\r")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasSuffix("· source: Local") ?? false }, terminal.screen.text)
+        terminal.send("tnews\r")
+        XCTAssertTrue(terminal.wait { $0.lines.contains("  no cards") }, "no source has the tag:\n\(terminal.screen.text)")
+        XCTAssertTrue(terminal.screen.lines[0].contains("0 cards") && terminal.screen.lines[0].contains("tag: news"), terminal.screen.lines[0])
+        terminal.send("t\u{7F}\u{7F}\u{7F}\u{7F}\r")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 1/60") ?? false }, "an empty answer clears the tag")
+        assertQuits(terminal, modes: before)
+    }
+
     func testSwitchingTheSortOrderKeepsTheCardAndTheChooserShowsTheLabels() throws {
         let terminal = try start()
         terminal.send("jjjjj")
@@ -159,7 +185,7 @@ final class BrowseTerminalTests: XCTestCase {
         let terminal = try start()
         terminal.resize(rows: 30, columns: 100)
         XCTAssertTrue(terminal.wait { self.titles($0).count == 28 }, "more rows:\n\(terminal.screen.text)")
-        XCTAssertTrue(terminal.screen.lines.last?.contains("S sort  O orders  R…") ?? false, terminal.screen.text)
+        XCTAssertTrue(terminal.screen.lines.last?.contains("t/s filter  S/O sort  ? keys  q quit") ?? false, terminal.screen.text)
         terminal.resize(rows: 8, columns: 40)
         XCTAssertTrue(terminal.wait { self.titles($0).count == 6 && $0.lines.last == "j/k move  Enter open  o browser  r read…" },
                       "fewer rows, lines cut to the width:\n\(terminal.screen.text)")
