@@ -59,8 +59,29 @@ public final class BrowseSession {
     }
 
     /// Loads the first cards (before the terminal is taken: a bad query is a plain error).
+    /// The first screen reads only the first slice (its text) and counts the listing; the
+    /// listing's ids are read when a key needs them (`completeListing`): start-up stays a few
+    /// milliseconds whatever the database holds.
     public func load() throws {
-        try relist(keep: nil)
+        var first = query
+        first.limit = sliceSize
+        let order = state.order == .relevance ? CardOrder.newest : state.order
+        let cards = try store.cards(first, order: order)
+        listing = cards.map { ListedCard(id: $0.id, isRead: $0.isRead) }
+        listingComplete = cards.count < sliceSize
+        let total = listingComplete ? cards.count : try store.cardCount(query)
+        state.setSlice(cards, offset: 0, total: total, select: 0, top: nil)
+    }
+
+    /// Whether `listing` holds the whole listing (else only the first slice's cards).
+    private var listingComplete = true
+
+    /// Reads the whole listing's ids when only the first slice's are known.
+    private func completeListing() throws {
+        guard !listingComplete else { return }
+        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
+        listing = try store.listingIDs(query, order: order, search: state.search)
+        listingComplete = true
     }
 
     /// The screen now, for the first frame and the tests.
@@ -205,6 +226,7 @@ public final class BrowseSession {
     /// Selects the card at `target` of the listing (clamped), reading a new slice around it when
     /// it is within two screens of the slice's end (the rows in view are always read).
     private func go(to target: Int) {
+        if !listingComplete && target >= listing.count - state.bodyRows * 2 { attempt { try completeListing() } }
         guard !listing.isEmpty else { return }
         let index = min(max(0, target), listing.count - 1)
         let margin = state.bodyRows * 2
@@ -236,6 +258,7 @@ public final class BrowseSession {
         let new = try store.listingIDs(query, order: order, search: state.search)
         let index = keep.flatMap { id in new.firstIndex { $0.id == id } } ?? min(state.position, max(0, new.count - 1))
         listing = new
+        listingComplete = true
         try loadSlice(around: index, top: nil)
     }
 
@@ -274,8 +297,15 @@ public final class BrowseSession {
     /// The next or previous unread card of the whole listing (its read flags are in `listing`).
     private func jumpToUnread(forward: Bool, open: Bool) {
         let from = state.position
-        let found = forward ? listing.indices.dropFirst(from + 1).first { !listing[$0].isRead }
-                            : listing.indices.prefix(max(0, from)).last { !listing[$0].isRead }
+        func search() -> Int? {
+            forward ? listing.indices.dropFirst(from + 1).first { !listing[$0].isRead }
+                    : listing.indices.prefix(max(0, from)).last { !listing[$0].isRead }
+        }
+        var found = search()
+        if found == nil && !listingComplete {
+            attempt { try completeListing() }
+            found = search()
+        }
         guard let found else {
             state.message = forward ? "no unread card below" : "no unread card above"
             return

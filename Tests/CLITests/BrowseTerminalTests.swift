@@ -24,7 +24,7 @@ final class BrowseTerminalTests: XCTestCase {
         before = terminal.modes()
         try terminal.start([FeedsCommand.binary.path, "--home", home.path, "browse"] + args,
                            environment: PseudoTerminal.environment(home: home.path, ["TZ": "UTC"].merging(environment) { $1 }))
-        XCTAssertTrue(terminal.wait(timeout: 10) { $0.lines.first?.hasPrefix("feeds browse · 1/60") ?? false },
+        XCTAssertTrue(terminal.wait(timeout: 10) { $0.lines.first?.hasPrefix("feeds browse · 1/") ?? false },
                       "the list shows:\n\(terminal.screen.text)")
         return terminal
     }
@@ -138,6 +138,28 @@ final class BrowseTerminalTests: XCTestCase {
         let unknown = try FeedsCommand.run(["--home", home.path, "browse", "--sort", "random"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("unknown sort order \"random\""), unknown.stderr)
+    }
+
+    /// More cards than the first slice (256): the first screen reads only it, and counts the rest.
+    func testALongListingIsReadInSlices() throws {
+        try makeHome(cards: 600)
+        let terminal = try start()
+        XCTAssertTrue(terminal.screen.lines[0].hasPrefix("feeds browse · 1/600 · "), terminal.screen.lines[0])
+        terminal.send("G")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 600/600") ?? false }, terminal.screen.text)
+        XCTAssertEqual(titles(terminal.screen).last, "Card 599")
+        terminal.send("S")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 1/600 · oldest first") ?? false },
+                      "the oldest card stays selected, first now:\n\(terminal.screen.text)")
+        XCTAssertEqual(titles(terminal.screen).first, "Card 599")
+        terminal.send("\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~\u{1B}[6~")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 265/600") ?? false }, "past the first slice:\n\(terminal.screen.text)")
+        XCTAssertTrue(titles(terminal.screen).contains("Card 335"), terminal.screen.text)
+        terminal.send("rn")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 266/600") ?? false }, terminal.screen.text)
+        terminal.send("p")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 264/600") ?? false }, "p skips the card just read:\n\(terminal.screen.text)")
+        assertQuits(terminal, modes: before)
     }
 
     func testTagAndSourceFilters() throws {
