@@ -30,15 +30,22 @@ extension FeedStore {
     /// `search` is given (`search(_:query:order:)`), in its order: what a screen keeps of a
     /// listing of any length (a few bytes a card, no text read), its rows read by `cards(ids:)`.
     public func listingIDs(_ query: CardQuery, order: CardOrder, search: String? = nil) throws -> [ListedCard] {
-        let columns = "c.id, c.is_read"
-        let read: (String, [SQLValue]) throws -> [ListedCard] = { sql, values in
-            try self.db.prepare(sql).query(values) { ListedCard(id: CardID(rawValue: $0.int64(0)), isRead: $0.bool(1)) }
+        // The ids alone: the order's index covers them (30 ms for 100,000 cards), where reading
+        // `is_read` too looked every card's row up (150-270 ms). The read flags come from the
+        // partial index of unread cards instead, and the join with the sources is left out
+        // when nothing needs it (every card has its source: a foreign key).
+        let read: (String, [SQLValue]) throws -> [CardID] = { sql, values in
+            try self.db.prepare(sql).query(values) { CardID(rawValue: $0.int64(0)) }
         }
+        let ids: [CardID]
         if let search {
-            return try searchRows(search, query: query, order: order, window: Self.relevanceWindow, columns: columns, read: read)
+            ids = try searchRows(search, query: query, order: order, window: Self.relevanceWindow, columns: "c.id", read: read)
+        } else {
+            let listing = Self.listing(query, order: order, columns: "c.id", joinSources: query.tag != nil)
+            ids = try read(listing.sql, listing.values)
         }
-        let listing = Self.listing(query, order: order, columns: columns)
-        return try read(listing.sql, listing.values)
+        let unread = Set(try db.prepare("SELECT id FROM cards WHERE is_read = 0").query([]) { $0.int64(0) })
+        return ids.map { ListedCard(id: $0, isRead: !unread.contains($0.rawValue)) }
     }
 
     /// The cards with these ids, in the order of `ids` (ids of no card are left out).
@@ -154,7 +161,7 @@ extension FeedStore {
     /// the caller) rather than by reading each match's card row.
     static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
                         window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil,
-                        columns: String = cardColumns) -> (sql: String, values: [SQLValue]) {
+                        columns: String = cardColumns, joinSources: Bool = true) -> (sql: String, values: [SQLValue]) {
         let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
         var filter = preselecting ? CardFilter() : cardFilter(query)
         if preselecting, let range = preselected {
@@ -164,6 +171,10 @@ extension FeedStore {
             filter.add("\(CardIDFilter.functionName)(card_search.rowid)")
         }
         var from = "cards c JOIN sources s ON s.id = c.source_id"
+        if !joinSources && search == nil && order != .source && query.tag == nil {
+            // Columns and filters of the cards alone (`listingIDs`): the order's index covers them.
+            from = "cards c"
+        }
         if order == .source {
             // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
             // index, then a sort): sources by name outside, each source's cards by index inside.
