@@ -44,11 +44,15 @@ let package = Package(
         // terminal's foreground process group, Ctrl-C left to the child, the terminal's modes
         // put back; and writes that count what the reader took. Imports nothing but the C library.
         .target(name: "Console"),
+        // `feeds browse`: the full-screen reader. Its screen is a pure function of a state
+        // (BrowseDrawing); a thin key loop on termios raw mode and ANSI sequences changes the
+        // state, reads and marks cards in the store and starts the browser through Console.
+        .target(name: "Browse", dependencies: ["FeedModel", "Markup", "Reader", "Storage", "Console"]),
 
         .executableTarget(
             name: "feeds",
             dependencies: ["FeedModel", "Markup", "FeedParsing", "Fetching", "Storage", "Aggregator",
-                           "Reader", "HTMLDigest", "ImageCache", "Console"]
+                           "Reader", "HTMLDigest", "ImageCache", "Console", "Browse"]
         ),
 
         // Fuzz targets (issue 7): a libFuzzer binary when built with -DFUZZING and
@@ -68,6 +72,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console"]),
+        .testTarget(name: "BrowseTests", dependencies: ["Browse", "Reader", "Storage", "FeedModel", "TestSupport"]),
         .testTarget(name: "HTMLDigestTests", dependencies: ["HTMLDigest", "Storage", "FeedModel", "Markup", "CLibXML2", "TestSupport"]),
         .testTarget(name: "ImageCacheTests", dependencies: ["ImageCache", "Storage", "Fetching", "FeedModel", "TestSupport"]),
         .testTarget(name: "ReaderTests", dependencies: ["Reader", "Storage", "FeedModel", "TestSupport"]),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench section "read": `feeds read --limit 50` and `feeds search` on a database of 100,000
 # cards (10,000 with --quick). Goal: under 50 ms each (an index scan, never a sort of every card).
+# Then `feeds browse` on it (bench/browse_pty.py): first screen (goal < 100 ms), keypress to
+# redraw (goal < 16 ms), peak RSS.
 # The database is real: 100 generated feed files (20 with --quick) saved by `feeds update`, then copied through SQL into older, already-read variants until the count is reached (same
 # schema, same triggers: the copies queue for the search index like any saved card). One
 # untimed search indexes that backlog first (its time is shown as "index backlog").
@@ -77,3 +79,13 @@ q "version"            --version
 
 echo
 bounded "$PY" "$BENCH_DIR/report.py" read "$RES" "$INFO"
+
+# feeds browse on the same database, on a pseudo-terminal of 30 x 100 (bench/browse_pty.py):
+# start-up to the first frame, then keypress to the end of the frame it causes (medians).
+echo
+echo "== read: feeds browse on $(grep '^cards' "$INFO" | cut -f2) cards (goals: first screen < 100 ms, a redraw < 16 ms)"
+if bounded "$PY" "$BENCH_DIR/browse_pty.py" "$BIN" "$H" "$BENCH_WORK/browse.tsv" --reps 20 2>"$LOG/browse.err"; then
+	awk -F'\t' '{ printf "  %-24s %10s\n", $1, $2 }' "$BENCH_WORK/browse.tsv"
+else
+	echo "  ! browse bench failed"; tail -3 "$LOG/browse.err"; exit 1
+fi

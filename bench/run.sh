@@ -17,7 +17,7 @@
 # (see bench/lib.sh). Today: parse (throughput and memory of `feeds parse --json` vs sfeed,
 # xmllint --stream and feedparser), json (`feeds parse --json` on realistic and hostile JSON
 # Feeds and SearXNG answers: MB/s and peak RSS per input MB vs python3 json and feedparser), update (200 feeds on loopback vs sfeed_update, newsboat) and
-# read (`feeds read --limit 50` and `feeds search` on 100,000 cards), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold). Add a section by writing bench/NAME.sh and listing it in
+# read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold). Add a section by writing bench/NAME.sh and listing it in
 # SECTIONS. A missing peer is skipped with a note; a failing section makes the exit status 1.
 # Nothing here touches the network; everything runs in a temporary directory removed at exit.
 set -u

@@ -14,7 +14,7 @@ _feeds() {
         cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD
     }
-    local commands="update sources add remove import export parse read search mark html cache help"
+    local commands="update sources add discover remove import export parse read browse search mark html cache help"
     local orders="newest oldest source title relevance"
     local engines="ddg searxng opensearch susi hn"
 
@@ -51,16 +51,18 @@ _feeds() {
     case $command in
         update) options="--all --wait --verbose -v --images --jobs --per-host --timeout --connect-timeout --max-size --allow-internal"
                 sources=yes ;;
-        sources) options="--json --cards" ;;
-        add) options="--name --tags --every --search --endpoint --preview" ;;
-        remove) sources=yes ;;
+        sources) options="--json --cards --tag" ;;
+        add) options="--name --tags --every --search --endpoint --preview --as-is --allow-internal" ;;
+        discover) options="--json --allow-internal" ;;
+        remove) options="--yes -y"; sources=yes ;;
         import) options="--allow-local"; [[ $cur != -* ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
         export) ;;
         parse) options="--json --as --base --charset"; [[ $cur != -* ]] && { COMPREPLY=($(compgen -f -- "$cur")); return; } ;;
+        browse) options="--sort --since --source --tag --unread --utc" ;;
         read) options="--sort --since --source --tag --unread --limit --group --brief --json --utc --keep-unread" ;;
         search) options="--sort --since --source --tag --unread --limit --group --brief --json --utc" ;;
         mark) options="--source --all --since --before"; values="read unread" ;;
-        html) options="--out --since --title --no-images --allow-internal" ;;
+        html) options="--out --since --title --tag --no-images --allow-internal" ;;
         cache) values="stats prune clear" ;;
         help) values=$commands ;;
     esac

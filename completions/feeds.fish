@@ -14,7 +14,7 @@ function __feeds_sources
     feeds $home sources --json 2>/dev/null | sed -n 's/.*"name":"\(\([^"\\\\]\|\\\\.\)*\)".*/\1/p' | sed 's/\\\\"/"/g; s/\\\\\\\\/\\\\/g'
 end
 
-set -l commands update sources add remove import export parse read search mark html cache help
+set -l commands update sources add discover remove import export parse read browse search mark html cache help
 complete -c feeds -f
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l home -r -a "(__fish_complete_directories)" -d 'keep everything under DIR'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l help -d 'the help'
@@ -22,11 +22,13 @@ complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l version -d '
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a update -d 'fetch the sources that are due'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a sources -d 'list the sources with their state'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a add -d 'add a source to the sources file'
+complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a discover -d 'print the feeds a web page announces'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a remove -d 'remove a source and its cards'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a import -d 'add the feeds of an OPML file'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a export -d 'print the sources as OPML'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a parse -d 'print the cards of a feed file'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a read -d 'show saved cards as a digest'
+complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a browse -d 'a full-screen reader of saved cards'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a search -d 'full-text search of saved cards'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a mark -d 'mark cards read or unread'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a html -d 'write the digest as HTML pages'
@@ -56,8 +58,13 @@ complete -c feeds -n '__fish_seen_subcommand_from add' -l every -x -d 'refresh i
 complete -c feeds -n '__fish_seen_subcommand_from add' -l search -x -a 'ddg searxng opensearch susi hn' -d 'a saved search'
 complete -c feeds -n '__fish_seen_subcommand_from add' -l endpoint -x -d 'the engine address'
 complete -c feeds -n '__fish_seen_subcommand_from add' -l preview -d 'page preview images'
+complete -c feeds -n '__fish_seen_subcommand_from add' -l as-is -d 'add the URL as written, without fetching it'
+complete -c feeds -n '__fish_seen_subcommand_from add discover' -l allow-internal -d 'let redirects reach your own network'
+# discover
+complete -c feeds -n '__fish_seen_subcommand_from discover' -l json -d 'a JSON array'
 # remove
 complete -c feeds -n '__fish_seen_subcommand_from remove' -a '(__feeds_sources)'
+complete -c feeds -n '__fish_seen_subcommand_from remove' -s y -l yes -d 'remove without asking'
 # import, parse
 complete -c feeds -n '__fish_seen_subcommand_from import' -F
 complete -c feeds -n '__fish_seen_subcommand_from import' -l allow-local -d 'local paths and file URLs too'
@@ -79,6 +86,13 @@ for listing in read search
     complete -c feeds -n "__fish_seen_subcommand_from $listing" -l json -d 'a JSON array of cards'
     complete -c feeds -n "__fish_seen_subcommand_from $listing" -l utc -d 'dates in UTC'
 end
+# browse
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l sort -x -a 'newest oldest source title relevance' -d 'the order to start in'
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l since -x -d 'cards dated from WHEN'
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l source -x -a '(__feeds_sources)' -d 'one source'
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l tag -x -d 'sources with this tag'
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l unread -d 'unread cards only'
+complete -c feeds -n '__fish_seen_subcommand_from browse' -l utc -d 'dates in UTC'
 complete -c feeds -n '__fish_seen_subcommand_from read' -l keep-unread -d 'do not mark the cards shown as read'
 # mark
 complete -c feeds -n '__fish_seen_subcommand_from mark; and not __fish_seen_subcommand_from read unread' -a 'read unread'
@@ -90,6 +104,7 @@ complete -c feeds -n '__fish_seen_subcommand_from mark' -l before -x -d 'cards d
 complete -c feeds -n '__fish_seen_subcommand_from html' -l out -r -a '(__fish_complete_directories)' -d 'the folder to write'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l since -x -d 'the latest digest since WHEN'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l title -x -d 'the site title'
+complete -c feeds -n '__fish_seen_subcommand_from html sources' -l tag -x -d 'only the sources with this tag'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l no-images -d 'do not download images'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l allow-internal -d 'images on your own network'
 # cache, help

@@ -29,7 +29,12 @@ public final class ChildProcess {
     /// standard input when given, the other descriptors inherited. Signals feeds ignores
     /// (SIGPIPE; SIGINT and SIGQUIT while a foreground child runs) are reset to their defaults
     /// in the child, and its signal mask is emptied: an ignored disposition survives exec.
-    public init(_ arguments: [String], stdin: Int32? = nil, environment: [String: String]? = nil) throws(SpawnError) {
+    /// `stdout`/`stderr` replace those descriptors when given (a browser's chatter goes to
+    /// /dev/null, never onto a full-screen reader); `ownGroup` starts it in a process group of
+    /// its own, for a program that must not take the terminal nor get its signals (a browser
+    /// started from `feeds browse`, which keeps the screen; a hang-up of the terminal leaves it be).
+    public init(_ arguments: [String], stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil,
+                ownGroup: Bool = false, environment: [String: String]? = nil) throws(SpawnError) {
         precondition(!arguments.isEmpty, "a child process needs a program")
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
@@ -43,13 +48,17 @@ public final class ChildProcess {
         for s in [SIGPIPE, SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD, SIGWINCH, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
-        // No POSIX_SPAWN_SETPGROUP: the child stays in feeds's process group (the foreground one).
+        // No POSIX_SPAWN_SETPGROUP unless asked: the child stays in feeds's process group (the
+        // foreground one).
         var code = posix_spawnattr_setsigdefault(&attributes, &defaults)
         if code == 0 { code = posix_spawnattr_setsigmask(&attributes, &emptyMask) }
-        if code == 0 { code = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)) }
+        let group = ownGroup ? POSIX_SPAWN_SETPGROUP : 0
+        if code == 0 && ownGroup { code = posix_spawnattr_setpgroup(&attributes, 0) }
+        if code == 0 { code = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | group)) }
         guard code == 0 else { throw .failed("posix_spawnattr_set", code) }
-        if let stdin, stdin != STDIN_FILENO {
-            code = posix_spawn_file_actions_adddup2(&actions, stdin, STDIN_FILENO)
+        for (from, to) in [(stdin, STDIN_FILENO), (stdout, STDOUT_FILENO), (stderr, STDERR_FILENO)] {
+            guard let from, from != to else { continue }
+            code = posix_spawn_file_actions_adddup2(&actions, from, to)
             guard code == 0 else { throw .failed("posix_spawn_file_actions_adddup2", code) }
         }
 
@@ -81,7 +90,26 @@ public final class ChildProcess {
         return result
     }
 
-    deinit { if status == nil { wait() } }
+    /// The exit status if the child has ended (it is then reaped), else nil at once.
+    public func exited() -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        let done = waitpid(pid, &raw, WNOHANG)
+        if done == 0 { return nil }
+        if done < 0 { status = 127; return 127 }
+        let signal = raw & 0x7F
+        let result = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        status = result
+        return result
+    }
+
+    /// Lets the child run on after this object is gone (a browser outliving `feeds browse`):
+    /// deinit no longer waits for it; whoever adopts it (init, once feeds ends) reaps it.
+    public func disown() { disowned = true }
+
+    private var disowned = false
+
+    deinit { if status == nil && !disowned { wait() } }
 }
 
 /// A NULL-terminated C array of strings for the time of `body`.

@@ -49,11 +49,29 @@ public struct BriefList {
             + (stored.isRead ? title : style.styled(title, .title)) + "  " + style.styled(id, .meta)
     }
 
+    /// One card's row for a full-screen list (`feeds browse`) of `style.width` columns: the brief
+    /// line without the id, plain (the screen styles it), its title cut to fit.
+    public func screenRow(_ stored: StoredCard, sourceWidth: Int) -> String {
+        let flag = stored.isRead ? " " : "N"
+        let source = Self.fit(oneLine(stored.sourceName), to: sourceWidth, pad: true)
+        let head = flag + " " + Age.minute(stored.sortDate, zone: zone) + "  " + source + "  "
+        let title = oneLine(stored.card.displayTitle(plainText: { HTMLText.plainText($0) }))
+        return head + Self.fit(title, to: max(1, style.width - DisplayWidth.of(head)), pad: false)
+    }
+
+    /// The width of the source column for `cards`: the widest name, at most 20.
+    public static func sourceWidth(_ cards: some Sequence<StoredCard>) -> Int {
+        var names = Set<String>()
+        for card in cards { names.insert(card.sourceName) }
+        return min(sourceWidthLimit, names.map { DisplayWidth.of(TerminalText.line(TextRules.collapseWhitespace($0))) }.max() ?? 0)
+    }
+
     /// One line of text from outside: white space folded, controls neutralised (TerminalText).
     private func oneLine(_ s: String) -> String { TerminalText.line(TextRules.collapseWhitespace(s)) }
 
     /// `s` cut to `width` display columns (an ellipsis where cut), padded with spaces if asked.
-    static func fit(_ s: String, to width: Int, pad: Bool) -> String {
+    public static func fit(_ s: String, to width: Int, pad: Bool) -> String {
+        guard width > 0 else { return "" }
         var out = ""
         var used = 0
         let total = DisplayWidth.of(s)

@@ -34,6 +34,17 @@ public struct StoredCard: Hashable, Sendable {
     }
 }
 
+/// A card of a listing as `FeedStore.listingIDs` gives it: its id and whether it is read.
+public struct ListedCard: Hashable, Sendable {
+    public var id: CardID
+    public var isRead: Bool
+
+    public init(id: CardID, isRead: Bool) {
+        self.id = id
+        self.isRead = isRead
+    }
+}
+
 /// Which cards to list; the order is a separate `CardOrder` (default `.newest`).
 public struct CardQuery: Hashable, Sendable {
     /// Only this source; nil for all.

@@ -26,6 +26,44 @@ extension FeedStore {
         try search(text, query: query, order: order, window: Self.relevanceWindow)
     }
 
+    /// The ids and read flags of the cards of a listing (`cards(_:order:)`), or of a search when
+    /// `search` is given (`search(_:query:order:)`), in its order: what a screen keeps of a
+    /// listing of any length (a few bytes a card, no text read), its rows read by `cards(ids:)`.
+    public func listingIDs(_ query: CardQuery, order: CardOrder, search: String? = nil) throws -> [ListedCard] {
+        let query = try resolvingTag(query)
+        // The ids alone: the order's index covers them (30 ms for 100,000 cards), where reading
+        // `is_read` too looked every card's row up (150-270 ms). The read flags come from the
+        // partial index of unread cards instead, and the join with the sources is left out
+        // when nothing needs it (every card has its source: a foreign key).
+        let read: (String, [SQLValue]) throws -> [CardID] = { sql, values in
+            try self.db.prepare(sql).query(values) { CardID(rawValue: $0.int64(0)) }
+        }
+        let ids: [CardID]
+        if let search {
+            ids = try searchRows(search, query: query, order: order, window: Self.relevanceWindow, columns: "c.id", read: read)
+        } else {
+            let listing = Self.listing(query, order: order, columns: "c.id", joinSources: query.tag != nil)
+            ids = try read(listing.sql, listing.values)
+        }
+        let unread = Set(try db.prepare("SELECT id FROM cards WHERE is_read = 0").query([]) { $0.int64(0) })
+        return ids.map { ListedCard(id: $0, isRead: !unread.contains($0.rawValue)) }
+    }
+
+    /// The cards with these ids, in the order of `ids` (ids of no card are left out).
+    public func cards(ids: [CardID]) throws -> [StoredCard] {
+        guard !ids.isEmpty else { return [] }
+        // A JSON array in one parameter: any number of ids without SQLite's variable limit.
+        let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
+        let found = try readCards("""
+            SELECT \(Self.cardColumns)
+            FROM cards c JOIN sources s ON s.id = c.source_id
+            WHERE c.id IN (SELECT value FROM json_each(?1))
+            """, [.text(list)])
+        var byID: [CardID: StoredCard] = [:]
+        for card in found { byID[card.id] = card }
+        return ids.compactMap { byID[$0] }
+    }
+
     /// The FTS5 table, in the index file attached as `search` (see `attachSearchIndex`).
     static let searchTable = "\(SearchIndexer.attachedName).card_search"
 
@@ -34,6 +72,12 @@ extension FeedStore {
 
     /// `search(_:query:order:)` with the relevance window as a parameter (the tests use a small one).
     func search(_ text: String, query: CardQuery, order: CardOrder, window: Int) throws -> [StoredCard] {
+        try searchRows(text, query: query, order: order, window: window, columns: Self.cardColumns, read: readCards)
+    }
+
+    /// A search's rows of `columns`, read by `read`: whole cards, or the ids of a listing.
+    private func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
+                                 read: (String, [SQLValue]) throws -> [Row]) throws -> [Row] {
         let query = try resolvingTag(query)
         guard !text.allSatisfy(\.isWhitespace) else {
             throw StorageError.badSearchQuery(query: text, reason: "it is empty; give at least one word")
@@ -56,19 +100,19 @@ extension FeedStore {
                 let selection = Self.filteredIDs(query, atMost: Self.preselectionLimit + 1)
                 let ids = try db.prepare(selection.sql).query(selection.values) { $0.int64(0) }
                 if ids.count <= Self.preselectionLimit {
-                    guard let newest = ids.max(), let oldest = ids.min() else { return [] }
+                    guard let newest = ids.max(), let oldest = ids.min() else { return [Row]() }
                     let filter = try cardIDFilter ?? CardIDFilter(on: db)
                     cardIDFilter = filter
                     filter.ids = Set(ids)
                     defer { filter.ids = [] }
                     let listing = Self.listing(query, order: order, search: text, window: window,
-                                               preselected: oldest...newest)
-                    return try readCards(listing.sql, listing.values)
+                                               preselected: oldest...newest, columns: columns)
+                    return try read(listing.sql, listing.values)
                 }
             }
             let listing = Self.listing(query, order: order, search: text, walk: try walksOrder(text, query, order),
-                                       window: window)
-            return try readCards(listing.sql, listing.values)
+                                       window: window, columns: columns)
+            return try read(listing.sql, listing.values)
         } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
             // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
             // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
@@ -123,7 +167,8 @@ extension FeedStore {
     /// whose filters are applied through `CardIDFilter` (its ids, all within the range, set by
     /// the caller) rather than by reading each match's card row.
     static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
-                        window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil) -> (sql: String, values: [SQLValue]) {
+                        window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil,
+                        columns: String = cardColumns, joinSources: Bool = true) -> (sql: String, values: [SQLValue]) {
         let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
         var filter = preselecting ? CardFilter() : cardFilter(query)
         if preselecting, let range = preselected {
@@ -133,6 +178,10 @@ extension FeedStore {
             filter.add("\(CardIDFilter.functionName)(card_search.rowid)")
         }
         var from = "cards c JOIN sources s ON s.id = c.source_id"
+        if !joinSources && search == nil && order != .source && query.tag == nil {
+            // Columns and filters of the cards alone (`listingIDs`): the order's index covers them.
+            from = "cards c"
+        }
         if order == .source {
             // CROSS JOIN fixes the loop order SQLite would otherwise choose by cost (the unread
             // index, then a sort): sources by name outside, each source's cards by index inside.
@@ -198,10 +247,7 @@ extension FeedStore {
             }
         }
         let sql = """
-            SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
-                   c.updated, c.author, c.kind, c.enclosures, c.source_id,
-                   coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
-                   c.last_seen_at, c.sort_date
+            SELECT \(columns)
             FROM \(from)
             \(filter.whereClause)
             ORDER BY \(orderBy)\(limitClause)
@@ -259,6 +305,14 @@ extension FeedStore {
             WHERE c.id = ?1
             """, [.integer(id.rawValue)]).first
     }
+
+    /// The columns of a listing's rows, decoded by `cardFromRow`.
+    static let cardColumns = """
+        c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
+               c.updated, c.author, c.kind, c.enclosures, c.source_id,
+               coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
+               c.last_seen_at, c.sort_date
+        """
 
     /// Runs a SELECT of the listing's columns (see `listing`) and decodes the rows.
     func readCards(_ sql: String, _ values: [SQLValue]) throws -> [StoredCard] {

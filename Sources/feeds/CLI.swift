@@ -15,6 +15,7 @@ enum CLI {
             ExportCommand.self,
             ParseCommand.self,
             ReadCommand.self,
+            BrowseCommand.self,
             SearchCommand.self,
             MarkCommand.self,
             HTMLCommand.self,

@@ -31,6 +31,29 @@ final class SortOrderTests: StoreTestCase {
         try store.cards(query, order: order).compactMap(\.card.id).joined()
     }
 
+    /// `listingIDs` (what `feeds browse` keeps of a listing) lists the ids and read flags of
+    /// exactly the cards `cards` and `search` list, in the same order, for every order and filter;
+    /// `cards(ids:)` reads them back in the order asked.
+    func testListingIDsFollowTheListingsAndCardsByIDKeepTheirOrder() throws {
+        try seed()
+        try store.markRead(.cards([CardID(rawValue: 2), CardID(rawValue: 7)]))
+        for order in CardOrder.all {
+            for query in [CardQuery(), CardQuery(unreadOnly: true), CardQuery(sourceID: SourceID(rawValue: 1)), CardQuery(since: t(2))] {
+                let cards = try store.cards(query, order: order)
+                let listed = try store.listingIDs(query, order: order)
+                XCTAssertEqual(listed.map(\.id), cards.map(\.id), "\(order) \(query)")
+                XCTAssertEqual(listed.map(\.isRead), cards.map(\.isRead), "\(order) \(query)")
+                let found = try store.search("banana OR apple OR grape", query: query, order: order)
+                XCTAssertEqual(try store.listingIDs(query, order: order, search: "banana OR apple OR grape").map(\.id),
+                               found.map(\.id), "search, \(order) \(query)")
+            }
+        }
+        let wanted = [9, 1, 5, 42, 3].map { CardID(rawValue: Int64($0)) }
+        XCTAssertEqual(try store.cards(ids: wanted).map(\.id.rawValue), [9, 1, 5, 3], "in the order asked; no card 42")
+        XCTAssertEqual(try store.cards(ids: []), [])
+        XCTAssertThrowsError(try store.listingIDs(CardQuery(), order: .newest, search: "\"unbalanced"))
+    }
+
     func testNewestPutsDatedFirstThenDateDescendingThenIdDescending() throws {
         try seed()
         // Dated: g 5, f 3 (updated only), c = b at 2 (c saved later), a 1, i 0; then undated by

@@ -149,6 +149,11 @@ public final class PseudoTerminal {
         }
     }
 
+    /// Sends `signal` to the program (SIGTERM, SIGHUP: what a closed window or `kill` does).
+    public func signal(_ signal: Int32) {
+        if pid > 0 && exitStatus == nil { kill(pid, signal) }
+    }
+
     /// Whether the program is still running.
     public var isRunning: Bool {
         guard exitStatus == nil, pid > 0 else { return false }

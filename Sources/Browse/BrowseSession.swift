@@ -1,0 +1,481 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Console
+import FeedModel
+import Reader
+import Storage
+
+/// What `feeds browse` was asked for on its command line.
+public struct BrowseOptions {
+    public var query: CardQuery
+    public var order: CardOrder
+    public var tag: String?
+    public var sourceName: String?
+    public var sinceText: String?
+    public var zone: TimeZoneOffset
+    public var environment: [String: String]
+
+    public init(query: CardQuery, order: CardOrder, tag: String?, sourceName: String?, sinceText: String?,
+                zone: TimeZoneOffset, environment: [String: String]) {
+        self.query = query
+        self.order = order
+        self.tag = tag
+        self.sourceName = sourceName
+        self.sinceText = sinceText
+        self.zone = zone
+        self.environment = environment
+    }
+}
+
+/// The key loop of `feeds browse`: reads keys, changes the `BrowseState`, asks the store
+/// (short reads, one write a mark: an update running meanwhile never waits for the screen),
+/// starts the browser, and draws `BrowseDrawing`'s screen after every batch of keys.
+public final class BrowseSession {
+    private let store: FeedStore
+    private var state: BrowseState
+    private var query: CardQuery
+    private let environment: [String: String]
+    private let resolveSource: (String) throws -> SourceID
+    private let clock: () -> Timestamp
+    /// The whole listing in its order, as ids and read flags (a few bytes a card); the state
+    /// holds the text of a slice of it around the selection (`loadSlice`).
+    private var listing: [ListedCard] = []
+    private var browsers: [ChildProcess] = []
+    private var running = true
+
+    public init(store: FeedStore, options: BrowseOptions, size: (columns: Int, rows: Int),
+                resolveSource: @escaping (String) throws -> SourceID, clock: @escaping () -> Timestamp) {
+        self.store = store
+        self.query = options.query
+        self.environment = options.environment
+        self.resolveSource = resolveSource
+        self.clock = clock
+        state = BrowseState(width: size.columns, height: size.rows, order: options.order, zone: options.zone)
+        state.tag = options.tag
+        state.sourceName = options.sourceName
+        state.sinceText = options.sinceText
+        state.unreadOnly = options.query.unreadOnly
+    }
+
+    /// Loads the first cards (before the terminal is taken: a bad query is a plain error).
+    /// The first screen reads only the first slice (its text) and counts the listing; the
+    /// listing's ids are read when a key needs them (`completeListing`): start-up stays a few
+    /// milliseconds whatever the database holds.
+    public func load() throws {
+        var first = query
+        first.limit = sliceSize
+        let order = state.order == .relevance ? CardOrder.newest : state.order
+        let cards = try store.cards(first, order: order)
+        listing = cards.map { ListedCard(id: $0.id, isRead: $0.isRead) }
+        listingComplete = cards.count < sliceSize
+        let total = listingComplete ? cards.count : try store.cardCount(query)
+        state.setSlice(cards, offset: 0, total: total, select: 0, top: nil)
+    }
+
+    /// Whether `listing` holds the whole listing (else only the first slice's cards).
+    private var listingComplete = true
+
+    /// Reads the whole listing's ids when only the first slice's are known.
+    private func completeListing() throws {
+        guard !listingComplete else { return }
+        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
+        listing = try store.listingIDs(query, order: order, search: state.search)
+        listingComplete = true
+    }
+
+    /// The screen now, for the first frame and the tests.
+    public var screen: [ScreenLine] { BrowseDrawing.lines(state) }
+
+    /// Runs on `terminal` until `q` (or Ctrl-C).
+    public func run(on terminal: RawTerminal) {
+        // A resize between the first read of the size and the handler's installation is seen here.
+        let size = terminal.size()
+        if size.columns != state.width || size.rows != state.height { resize(columns: size.columns, rows: size.rows) }
+        terminal.write(BrowseDrawing.frame(screen))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while running {
+            var watch = [pollfd(fd: terminal.input, events: Int16(POLLIN), revents: 0),
+                         pollfd(fd: terminal.resizeDescriptor, events: Int16(POLLIN), revents: 0)]
+            // A second at most between looks at the browsers started (their exit is reported).
+            let ready = poll(&watch, 2, browsers.isEmpty ? -1 : 1000)
+            if ready < 0 && errno != EINTR { break }
+            var changed = reapBrowsers()
+            if watch[1].revents != 0 && terminal.takeResize() {
+                let size = terminal.size()
+                resize(columns: size.columns, rows: size.rows)
+                terminal.write("\u{1B}[2J")
+                changed = true
+            }
+            if watch[0].revents & Int16(POLLIN) != 0 {
+                let n = read(terminal.input, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }   // the terminal went away
+                state.message = nil
+                for key in Key.decode(Array(buffer[0..<n])) where running { handle(key) }
+                changed = true
+            } else if watch[0].revents != 0 {
+                break   // POLLHUP, POLLERR: no terminal any more
+            }
+            if changed && running { terminal.write(BrowseDrawing.frame(screen)) }
+        }
+        for browser in browsers where browser.exited() == nil { browser.disown() }
+    }
+
+    // MARK: keys
+
+    /// Does what `key` means in the current mode (public for the tests, which drive it without a terminal).
+    public func handle(_ key: Key) {
+        if key == .interrupt { running = false; return }
+        switch state.mode {
+        case .list: listKey(key)
+        case .card: cardKey(key)
+        case .chooser: chooserKey(key)
+        case .help: state.mode = state.previousMode
+        case .prompt(let prompt): promptKey(key, prompt)
+        }
+    }
+
+    private func listKey(_ key: Key) {
+        switch key {
+        case .character("j"), .down: move(1)
+        case .character("k"), .up: move(-1)
+        case .pageDown, .character(" "), .character("f"): move(state.bodyRows)
+        case .pageUp, .character("b"): move(-state.bodyRows)
+        case .home, .character("g"): move(Int.min)
+        case .end, .character("G"): move(Int.max)
+        case .enter, .right, .character("l"): openSelected()
+        case .character("o"): openInBrowser(state.selectedCard?.card.link)
+        case .character("r"): toggleRead()
+        case .character("n"): jumpToUnread(forward: true, open: false)
+        case .character("p"): jumpToUnread(forward: false, open: false)
+        case .character("/"): startPrompt(.search, state.search)
+        case .character("t"): startPrompt(.tag, state.tag)
+        case .character("s"): startPrompt(.source, state.sourceName)
+        case .character("S"): cycleOrder()
+        case .character("O"): openChooser()
+        case .character("R"): reloadKeepingSelection()
+        case .character("?"): showHelp()
+        case .character("q"): running = false
+        case .escape where state.search != nil: applySearch(nil)
+        default: break
+        }
+    }
+
+    private func cardKey(_ key: Key) {
+        switch key {
+        case .character("j"), .down, .enter: state.scrollCard(1)
+        case .character("k"), .up: state.scrollCard(-1)
+        case .pageDown, .character(" "), .character("f"): state.scrollCard(state.bodyRows)
+        case .pageUp, .character("b"): state.scrollCard(-state.bodyRows)
+        case .home, .character("g"): state.scrollCard(Int.min)
+        case .end, .character("G"): state.scrollCard(Int.max)
+        case .character("o"): openInBrowser(state.selectedCard?.card.link)
+        case .character(let c) where ("1"..."9").contains(c):
+            let n = Int(String(c))!
+            if state.links.indices.contains(n - 1) { openInBrowser(state.links[n - 1]) } else { state.message = "no link [\(n)]" }
+        case .character("r"): toggleRead()
+        case .character("n"): jumpToUnread(forward: true, open: true)
+        case .character("p"): jumpToUnread(forward: false, open: true)
+        case .character("?"): showHelp()
+        case .character("q"), .escape, .left, .character("h"): state.mode = .list; state.scrollToSelection(center: false)
+        default: break
+        }
+    }
+
+    private func chooserKey(_ key: Key) {
+        let orders = state.orders
+        switch key {
+        case .character("j"), .down: state.chooserIndex = min(orders.count - 1, state.chooserIndex + 1)
+        case .character("k"), .up: state.chooserIndex = max(0, state.chooserIndex - 1)
+        case .enter:
+            state.mode = .list
+            setOrder(orders[state.chooserIndex])
+        case .character("q"), .escape, .character("O"): state.mode = .list
+        default: break
+        }
+    }
+
+    private func promptKey(_ key: Key, _ prompt: BrowseState.Prompt) {
+        switch key {
+        case .character(let c):
+            if state.typed.count < 500 { state.typed.append(c) }
+        case .backspace:
+            if !state.typed.isEmpty { state.typed.removeLast() }
+        case .escape:
+            state.mode = .list
+        case .enter:
+            state.mode = .list
+            let text = state.typed.trimmingBlanks()
+            switch prompt {
+            case .search: applySearch(text.isEmpty ? nil : text)
+            case .tag: applyTag(text.isEmpty ? nil : text)
+            case .source: applySource(text.isEmpty ? nil : text)
+            }
+        default: break
+        }
+    }
+
+    // MARK: actions
+
+    private func move(_ delta: Int) {
+        let (sum, overflow) = state.position.addingReportingOverflow(delta)
+        go(to: overflow ? (delta < 0 ? 0 : Int.max) : sum)
+    }
+
+    /// Selects the card at `target` of the listing (clamped), reading a new slice around it when
+    /// it is within two screens of the slice's end (the rows in view are always read).
+    private func go(to target: Int) {
+        if !listingComplete && target >= listing.count - state.bodyRows * 2 { attempt { try completeListing() } }
+        guard !listing.isEmpty else { return }
+        let index = min(max(0, target), listing.count - 1)
+        let margin = state.bodyRows * 2
+        let start = state.offset, end = state.offset + state.cards.count
+        if (index < start + margin && start > 0) || (index >= end - margin && end < listing.count) {
+            attempt { try loadSlice(around: index, top: state.offset + state.top) }
+        }
+        state.selected = index - state.offset
+        state.scrollToSelection(center: false)
+    }
+
+    /// How many cards a slice reads (their text): a few screens, whatever the listing's length.
+    private var sliceSize: Int { max(256, state.height * 8) }
+
+    /// Reads the cards around `index` of the listing (one short read, by id).
+    private func loadSlice(around index: Int, top: Int?) throws {
+        let size = sliceSize
+        let start = max(0, min(index - size / 2, listing.count - size))
+        let end = min(listing.count, start + size)
+        let cards = try store.cards(ids: listing[start..<end].map(\.id))
+        state.setSlice(cards, offset: start, total: listing.count, select: index, top: top)
+    }
+
+    /// Reads the listing anew (its ids and read flags: one short read of no text, so an update
+    /// meanwhile never waits), then the slice around the card with `keep`, which stays selected
+    /// and in view when it is still listed (switching the order, ending a search, `R`).
+    private func relist(keep: CardID?) throws {
+        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
+        let new = try store.listingIDs(query, order: order, search: state.search)
+        let index = keep.flatMap { id in new.firstIndex { $0.id == id } } ?? min(state.position, max(0, new.count - 1))
+        listing = new
+        listingComplete = true
+        try loadSlice(around: index, top: nil)
+    }
+
+    private func reloadKeepingSelection() {
+        attempt { try relist(keep: state.selectedCard?.id) }
+        if state.message == nil { state.message = "reloaded: \(state.total) cards" }
+    }
+
+    private func openSelected() {
+        guard let card = state.selectedCard else { return }
+        let view = CardView.render(card, width: state.width, now: clock(), zone: state.zone)
+        state.cardLines = view.lines
+        state.links = view.links
+        state.cardScroll = 0
+        state.mode = .card
+        if !card.isRead { setRead(true) }
+    }
+
+    /// Marks the selected card, written at once (killing the terminal loses no mark).
+    private func setRead(_ read: Bool) {
+        guard let card = state.selectedCard else { return }
+        let index = state.selected, position = state.position
+        attempt {
+            try store.setRead(read, .cards([card.id]))
+            state.setRead(read, at: index)
+            if listing.indices.contains(position) { listing[position].isRead = read }
+        }
+    }
+
+    private func toggleRead() {
+        guard let card = state.selectedCard else { return }
+        setRead(!card.isRead)
+        if state.message == nil { state.message = card.isRead ? "marked unread" : "marked read" }
+    }
+
+    /// The next or previous unread card of the whole listing (its read flags are in `listing`).
+    private func jumpToUnread(forward: Bool, open: Bool) {
+        let from = state.position
+        func search() -> Int? {
+            forward ? listing.indices.dropFirst(from + 1).first { !listing[$0].isRead }
+                    : listing.indices.prefix(max(0, from)).last { !listing[$0].isRead }
+        }
+        var found = search()
+        if found == nil && !listingComplete {
+            attempt { try completeListing() }
+            found = search()
+        }
+        guard let found else {
+            state.message = forward ? "no unread card below" : "no unread card above"
+            return
+        }
+        go(to: found)
+        if open { openSelected() }
+    }
+
+    private func startPrompt(_ prompt: BrowseState.Prompt, _ current: String?) {
+        state.typed = current ?? ""
+        state.mode = .prompt(prompt)
+    }
+
+    private func applySearch(_ text: String?) {
+        let before = (state.search, state.order)
+        state.search = text
+        if text != nil && before.0 == nil { state.order = .relevance }
+        if text == nil && state.order == .relevance { state.order = .newest }
+        relist { self.state.search = before.0; self.state.order = before.1 }
+    }
+
+    private func applyTag(_ tag: String?) {
+        let before = (query.tag, state.tag)
+        query.tag = tag
+        state.tag = tag
+        relist { self.query.tag = before.0; self.state.tag = before.1 }
+    }
+
+    private func applySource(_ name: String?) {
+        let before = (query.sourceID, state.sourceName)
+        if let name {
+            do { query.sourceID = try resolveSource(name) } catch {
+                state.message = describe(error)
+                return
+            }
+        } else {
+            query.sourceID = nil
+        }
+        state.sourceName = name
+        relist { self.query.sourceID = before.0; self.state.sourceName = before.1 }
+    }
+
+    /// Lists anew, the selection kept where it can be; on an error (a search SQLite cannot
+    /// parse) `undo` puts the listing's settings back, and says why.
+    private func relist(undo: () -> Void) {
+        let keep = state.selectedCard?.id
+        do {
+            try relist(keep: keep)
+        } catch {
+            undo()
+            state.message = describe(error)
+        }
+    }
+
+    private func cycleOrder() {
+        let orders = state.orders
+        let next = orders[((orders.firstIndex(of: state.order) ?? -1) + 1) % orders.count]
+        setOrder(next)
+    }
+
+    private func setOrder(_ order: CardOrder) {
+        guard order != state.order else { return }
+        let before = state.order
+        state.order = order
+        // The selected card stays selected, in view.
+        do { try relist(keep: state.selectedCard?.id) } catch {
+            state.order = before
+            state.message = describe(error)
+            return
+        }
+        state.message = "sorted: " + order.label
+    }
+
+    private func openChooser() {
+        state.chooserIndex = state.orders.firstIndex(of: state.order) ?? 0
+        state.mode = .chooser
+    }
+
+    private func showHelp() {
+        state.previousMode = state.mode
+        state.mode = .help
+    }
+
+    /// Opens `url` in `$BROWSER` (else xdg-open) without waiting: in a process group of its own,
+    /// its input and output on /dev/null, so it neither takes the terminal nor writes on the screen.
+    private func openInBrowser(_ url: String?) {
+        guard let url, WebAddress(parsing: url).isWebURL else {
+            state.message = "this card has no web link"
+            return
+        }
+        let command = Browser.command(url: url, environment: environment)
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        do {
+            let child = try ChildProcess(command, stdin: null, stdout: null, stderr: null, ownGroup: true, environment: environment)
+            browsers.append(child)
+            state.message = "opened " + TerminalText.line(url)
+        } catch {
+            state.message = "cannot open the link: \(error)"
+        }
+    }
+
+    /// Reaps the browsers that ended; says so when one failed. Whether the screen changed.
+    private func reapBrowsers() -> Bool {
+        var changed = false
+        browsers.removeAll { child in
+            guard let status = child.exited() else { return false }
+            if status != 0 {
+                state.message = "the browser (\(Browser.name(environment))) ended with status \(status)"
+                changed = true
+            }
+            return true
+        }
+        return changed
+    }
+
+    private func resize(columns: Int, rows: Int) {
+        state.width = columns
+        state.height = rows
+        state.scrollToSelection(center: false)
+        if state.mode == .card, let card = state.selectedCard {
+            let view = CardView.render(card, width: columns, now: clock(), zone: state.zone)
+            state.cardLines = view.lines
+            state.links = view.links
+            state.scrollCard(0)
+        }
+    }
+
+    private func attempt(_ body: () throws -> Void) {
+        do { try body() } catch { state.message = describe(error) }
+    }
+
+    private func describe(_ error: Error) -> String {
+        String(describing: error)
+    }
+}
+
+extension String {
+    func trimmingBlanks() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}
+
+/// The browser command: `$BROWSER` (words split on blanks, `%s` replaced by the URL, else the
+/// URL added as the last argument; never through a shell, the URL is one argument whatever it
+/// holds), else `xdg-open URL`.
+public enum Browser {
+    public static func command(url: String, environment: [String: String]) -> [String] {
+        let words = (environment["BROWSER"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard !words.isEmpty else { return ["xdg-open", url] }
+        if words.contains(where: { $0.contains("%s") }) {
+            return words.map { $0.replacingPercentS(with: url) }
+        }
+        return words + [url]
+    }
+
+    static func name(_ environment: [String: String]) -> String {
+        let words = (environment["BROWSER"] ?? "").split(separator: " ")
+        return TerminalText.line(words.first.map(String.init) ?? "xdg-open")
+    }
+}
+
+extension String {
+    func replacingPercentS(with value: String) -> String {
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: "%s") {
+            out += rest[..<range.lowerBound] + value
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,34 @@
+import Browse
+import FeedModel
+import XCTest
+
+/// Keys from a terminal's bytes, the browser's command line, the links of a card.
+final class BrowseKeysTests: XCTestCase {
+    func testKeysFromBytes() {
+        let bytes = Array("jk\r\u{1B}[A\u{1B}[B\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}OH\u{1B}[4~\u{1B}\u{7F}\u{3}é\u{1B}[15~".utf8)
+        XCTAssertEqual(Key.decode(bytes), [.character("j"), .character("k"), .enter, .up, .down, .pageUp, .pageDown,
+                                           .home, .end, .home, .end, .escape, .backspace, .interrupt, .character("é"), .unknown])
+        XCTAssertEqual(Key.decode([0x1B, UInt8(ascii: "[")]), [.escape, .character("[")], "a cut sequence")
+        XCTAssertEqual(Key.decode([0xFF, 0xC3]), [.unknown, .unknown], "broken UTF-8")
+    }
+
+    func testBrowserCommand() {
+        let url = "https://x.example/a b;rm -rf"
+        XCTAssertEqual(Browser.command(url: url, environment: [:]), ["xdg-open", url])
+        XCTAssertEqual(Browser.command(url: url, environment: ["BROWSER": " "]), ["xdg-open", url])
+        XCTAssertEqual(Browser.command(url: url, environment: ["BROWSER": "firefox --new-tab"]), ["firefox", "--new-tab", url])
+        XCTAssertEqual(Browser.command(url: url, environment: ["BROWSER": "w3m -o x=%s"]), ["w3m", "-o", "x=" + url])
+    }
+
+    func testOnlyWebLinksEachOnceAndBounded() {
+        let anchors = (0..<150).map { "<a href=\"https://x.example/\($0 % 120)\">\($0)</a>" }.joined()
+        let card = Card(title: "t", description: "<p><a href=\"javascript:alert(1)\">j</a> <a href=\"file:///etc/passwd\">f</a> "
+                        + "<a href=\"-flag\">d</a>\(anchors)</p>", link: "https://x.example/0")
+        let links = CardView.links(card)
+        XCTAssertEqual(links.first, "https://x.example/0")
+        XCTAssertEqual(links.count, CardView.linkLimit)
+        XCTAssertEqual(Set(links).count, links.count, "each once")
+        XCTAssertTrue(links.allSatisfy { $0.hasPrefix("https://") })
+        XCTAssertEqual(CardView.links(Card(title: "t", link: "ftp://x.example/")), [])
+    }
+}
