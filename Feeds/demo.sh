@@ -3,9 +3,9 @@
 # points at Feeds/samples/*) into a demo home, shows what was saved, and writes the HTML digest
 # into HOME/site. The local samples name pictures next to them (Feeds/samples/img, drawn by
 # make_images.py), which the image cache reads like downloads: a local source's images may be
-# files in its folder, a web feed's never. The release notes' and the searches' images point at
-# hosts that do not exist: those cards show the placeholder of a failed image and the failures
-# go into the cache's back-off. No network needed.
+# files in its folder, a web feed's never. Every demo card that names a picture shows it (4 of
+# the 13); the saved searches' bundled answers name none (an engine's pictures are on the
+# engine's host, which the demo cannot reach), so theirs are text cards. No network needed.
 # Usage: Feeds/demo.sh BIN HOME
 set -euo pipefail
 bin=$1

@@ -223,8 +223,12 @@ final class SearchUpdateTests: XCTestCase {
         let run = try CLIRun.run(["--home", home.path, "update", "--all"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(try cards(home, "search:ddg swift concurrency").count, 5)
+        // The bundled answers name no picture: an engine's image is on the engine's host, which
+        // the offline demo cannot reach (its pictures are the feeds', files next to them).
+        XCTAssertEqual(try cards(home, "search:ddg swift concurrency").filter { $0.image != nil }.count, 0)
         let susi = try cards(home, "search:susi show me the swift logo")
-        XCTAssertEqual(susi.filter { $0.kind == .image }.count, 1)
+        XCTAssertEqual(susi.map(\.title), ["Swift logo"])
+        XCTAssertEqual(susi.filter { $0.image != nil }.count, 0)
         let list = try CLIRun.run(["--home", home.path, "sources", "--cards", "5"])
         XCTAssertTrue(list.stdout.contains("Web: Swift concurrency"), list.stdout)
         XCTAssertTrue(list.stdout.contains("Swift blog"), list.stdout)

@@ -41,6 +41,23 @@ final class SitePicturesTests: XCTestCase {
         XCTAssertEqual(server.requests.filter { $0.path.contains("img") }.count, 1, "the relative one resolved against the web feed: an ordinary download")
     }
 
+    /// `make run` (issue 18): every demo card that names a picture shows it, offline: the
+    /// pictures are files next to the local samples (Feeds/samples/img), none is a placeholder.
+    func testTheOfflineDemoShowsEveryPictureItNames() throws {
+        let dir = TemporaryDirectory("feeds-cli-pictures")
+        try FileManager.default.createSymbolicLink(at: dir.file("sources"),
+                                                   withDestinationURL: Fixtures.repositoryRoot.appendingPathComponent("Feeds/sources"))
+        XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "update", "--all"]).status, 0)
+        let site = dir.path + "/site"
+        let html = try FeedsCommand.run(["--home", dir.path, "html", "--out", site, "--since", "2000-01-01"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        let index = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertEqual(index.components(separatedBy: "<article class=\"card").count - 1, 13, "the demo's cards")
+        XCTAssertEqual(index.components(separatedBy: "src=\"images/").count - 1, 4, "libxml2, threads, episode 42, 6.3.1")
+        XCTAssertFalse(index.contains("placeholder"), "no demo card names a picture it cannot show")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: site + "/images").count, 4)
+    }
+
     func testOlderCardsGetTheirPicturesOnTheArchiveAndSourcePages() throws {
         let dir = TemporaryDirectory("feeds-cli-pictures")
         let server = try LoopbackHTTPServer()

@@ -48,3 +48,12 @@ def rings(x, y):
     r = math.hypot(x - 160, y - 90)
     return 0 if r > 84 else 1 + int(r // 12) % 2 + (2 if r < 18 else 0)
 png("episode-42.png", [(18, 87, 94), (247, 241, 227), (240, 90, 40), (240, 90, 40), (30, 30, 30)], rings)
+
+# A release (the toolchain's 6.3.1 notes): stacked bars rising left to right, like a changelog
+# growing, on a pale ground.
+def bars(x, y):
+    i, dx = divmod(x - 40, 48)
+    if 0 <= i < 5 and dx < 34 and y >= 150 - 22 * (i + 1) and y < 150:
+        return 1 + i % 2
+    return 3 if 150 <= y < 154 and 30 <= x < 290 else 0
+png("6.3.1.png", [(236, 240, 245), (52, 101, 164), (245, 121, 0), (90, 90, 90)], bars)
