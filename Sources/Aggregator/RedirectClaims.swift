@@ -32,6 +32,9 @@ final class RedirectClaims {
 
     static func key(_ url: String) -> String { WebAddress(parsing: url).normalizedForIdentity }
 
+    /// Whether `target` is some line's own URL (not only where another line redirects).
+    func isListed(_ target: String) -> Bool { byAddress[Self.key(target)]?.listed == true }
+
     /// The warning for `entry` when `target` (where it now redirects) is another line's; nil when
     /// it is nobody's or this line's own (then claimed for this line).
     func conflict(_ entry: SourceEntry, redirectsTo target: String) -> String? {

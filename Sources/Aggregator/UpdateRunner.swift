@@ -447,13 +447,19 @@ public struct UpdateRunner {
             let status = response.status
             // A search's URL is made from its line at each run, so a redirect is not recorded.
             if source.entry.search == nil, let moved = response.permanentRedirect, moved != request.url, status == 304 || (200...299).contains(status) {
-                try store.updateFetchURL(sourceID: id, to: moved)
-                if let warning = claims?.conflict(source.entry, redirectsTo: moved) {
+                if let claims, let warning = claims.conflict(source.entry, redirectsTo: moved) {
                     // Another line's address: its cards are that line's; these are not saved.
+                    // Onto a listed line's URL, the redirect is recorded, so later runs do not
+                    // fetch this line at all. Onto where another line redirects too, it is not:
+                    // the line whose cards were saved (the first to arrive) keeps the address at
+                    // every later run (recording it for both let the earlier line take it over at
+                    // the next run and save every card again).
+                    if claims.isListed(moved) { try store.updateFetchURL(sourceID: id, to: moved) }
                     try store.recordNotModified(sourceID: id, now: now, nextDue: policy.nextDueAfterSuccess(now: now, hints: hints))
                     report.note = warning
                     return (nil, hints, report)
                 }
+                try store.updateFetchURL(sourceID: id, to: moved)
                 report.note = "\(report.name): moved permanently to \(moved); feeds now fetches that address (the sources file still lists \(source.entry.url): update it when convenient)"
             }
             hints.maxAge = response.maxAgeSeconds
