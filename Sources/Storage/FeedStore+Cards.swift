@@ -76,7 +76,7 @@ extension FeedStore {
     }
 
     /// A search's rows of `columns`, read by `read`: whole cards, or the ids of a listing.
-    private func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
+    func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
                                  read: (String, [SQLValue]) throws -> [Row]) throws -> [Row] {
         let query = try resolvingTag(query)
         guard !text.allSatisfy(\.isWhitespace) else {
@@ -149,7 +149,7 @@ extension FeedStore {
     }
 
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
-    private static func cardFilter(_ query: CardQuery) -> CardFilter {
+    static func cardFilter(_ query: CardQuery) -> CardFilter {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if query.tag != nil {
