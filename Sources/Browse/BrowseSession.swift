@@ -261,8 +261,21 @@ public final class BrowseSession {
             searchIDs = ids
         } else {
             searchIDs = nil
-            total = try store.listingCount(query)
-            found = try keep.flatMap { id in try store.listingPosition(of: id, query, order: listingOrder) }
+            // The cards before and after the kept one counted: the listing's length and its place.
+            if let keep, let place = try store.listingPlace(of: keep, query, order: listingOrder) {
+                (found, total) = (place.position, place.total)
+            } else {
+                (found, total) = (nil, try store.listingCount(query))
+            }
+        }
+        if searchIDs == nil, let keep, let found {
+            // The slice by keyset reads from the kept card's key (no OFFSET walk of `found` cards).
+            let half = sliceSize / 2
+            let cards = try store.listingAround(keep, query, order: listingOrder, before: half, after: sliceSize - half - 1)
+            if let at = cards.firstIndex(where: { $0.id == keep }), found >= at {
+                state.setSlice(cards, offset: found - at, total: total, select: found, top: nil)
+                return
+            }
         }
         let index = found ?? min(state.position, max(0, total - 1))
         try loadSlice(around: index, total: total, top: nil)

@@ -27,8 +27,9 @@ extension FeedStore {
     }
 
     /// The ids and read flags of the cards of a listing (`cards(_:order:)`), or of a search when
-    /// `search` is given (`search(_:query:order:)`), in its order: what a screen keeps of a
-    /// listing of any length (a few bytes a card, no text read), its rows read by `cards(ids:)`.
+    /// `search` is given (`search(_:query:order:)`), in its order (a few bytes a card, no text
+    /// read), its rows read by `cards(ids:)`. It reads every id: `feeds browse` reads windows of
+    /// a listing instead (FeedStore+Window.swift).
     public func listingIDs(_ query: CardQuery, order: CardOrder, search: String? = nil) throws -> [ListedCard] {
         let query = try resolvingTag(query)
         // The ids alone: the order's index covers them (30 ms for 100,000 cards), where reading

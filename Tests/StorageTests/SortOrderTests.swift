@@ -56,7 +56,8 @@ final class SortOrderTests: StoreTestCase {
 
     /// A window of a listing (what `feeds browse` reads) equals the full listing, for every
     /// order and filter: `listingCount` counts it, `listingWindow` reads any slice of it,
-    /// `listingPosition` finds each card's place (nil for a card not listed) and
+    /// `listingPosition` finds each card's place (nil for a card not listed), `listingAround` the
+    /// cards around it, and
     /// `unreadPosition` the next and previous unread card from each; a search's `searchListing`
     /// lists `search`'s cards and `firstUnread` finds its unread ones.
     func testWindowsOfAListingEqualTheFullListingForEveryOrderAndFilter() throws {
@@ -78,7 +79,12 @@ final class SortOrderTests: StoreTestCase {
                 for id in (1...9).map({ CardID(rawValue: Int64($0)) }) {
                     let place = full.firstIndex { $0.id == id }
                     XCTAssertEqual(try store.listingPosition(of: id, query, order: order), place, "\(label) card \(id)")
-                    guard let place else { continue }
+                    let counted = try store.listingPlace(of: id, query, order: order)
+                    XCTAssertEqual(counted?.position, place, "\(label) card \(id)")
+                    XCTAssertEqual(counted?.total, place.map { _ in full.count }, "\(label) card \(id)")
+                    let around = try store.listingAround(id, query, order: order, before: 2, after: 3).map(\.id)
+                    guard let place else { XCTAssertEqual(around, [], "\(label) around \(id)"); continue }
+                    XCTAssertEqual(around, full[max(0, place - 2)..<min(full.count, place + 4)].map(\.id), "\(label) around \(id)")
                     let next = full.indices.dropFirst(place + 1).first { !full[$0].isRead }
                     let previous = full.indices.prefix(place).last { !full[$0].isRead }
                     XCTAssertEqual(try store.unreadPosition(from: id, forward: true, query, order: order), next, "\(label) after \(id)")
