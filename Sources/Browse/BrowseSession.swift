@@ -38,9 +38,10 @@ public final class BrowseSession {
     private let environment: [String: String]
     private let resolveSource: (String) throws -> SourceID
     private let clock: () -> Timestamp
-    /// The whole listing in its order, as ids and read flags (a few bytes a card); the state
-    /// holds the text of a slice of it around the selection (`loadSlice`).
-    private var listing: [ListedCard] = []
+    /// A search's listing, as ids (at most the relevance window, or the matches); nil without
+    /// a search, when the state's slice is read from the order's index (`FeedStore.listingWindow`):
+    /// no key reads every id of a listing.
+    private var searchIDs: [CardID]?
     private var browsers: [ChildProcess] = []
     private var running = true
 
@@ -59,29 +60,17 @@ public final class BrowseSession {
     }
 
     /// Loads the first cards (before the terminal is taken: a bad query is a plain error).
-    /// The first screen reads only the first slice (its text) and counts the listing; the
-    /// listing's ids are read when a key needs them (`completeListing`): start-up stays a few
-    /// milliseconds whatever the database holds.
+    /// The first screen reads only the first slice (its text) and counts the listing: start-up
+    /// stays a few milliseconds whatever the database holds.
     public func load() throws {
-        var first = query
-        first.limit = sliceSize
-        let order = state.order == .relevance ? CardOrder.newest : state.order
-        let cards = try store.cards(first, order: order)
-        listing = cards.map { ListedCard(id: $0.id, isRead: $0.isRead) }
-        listingComplete = cards.count < sliceSize
-        let total = listingComplete ? cards.count : try store.cardCount(query)
+        let cards = try store.listingWindow(query, order: listingOrder, offset: 0, limit: sliceSize)
+        let total = cards.count < sliceSize ? cards.count : try store.listingCount(query)
         state.setSlice(cards, offset: 0, total: total, select: 0, top: nil)
     }
 
-    /// Whether `listing` holds the whole listing (else only the first slice's cards).
-    private var listingComplete = true
-
-    /// Reads the whole listing's ids when only the first slice's are known.
-    private func completeListing() throws {
-        guard !listingComplete else { return }
-        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
-        listing = try store.listingIDs(query, order: order, search: state.search)
-        listingComplete = true
+    /// The order listed: relevance ranks a search only; without one, the newest order.
+    private var listingOrder: CardOrder {
+        state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
     }
 
     /// The screen now, for the first frame and the tests.
@@ -226,12 +215,11 @@ public final class BrowseSession {
     /// Selects the card at `target` of the listing (clamped), reading a new slice around it when
     /// it is within two screens of the slice's end (the rows in view are always read).
     private func go(to target: Int) {
-        if !listingComplete && target >= listing.count - state.bodyRows * 2 { attempt { try completeListing() } }
-        guard !listing.isEmpty else { return }
-        let index = min(max(0, target), listing.count - 1)
+        guard state.total > 0 else { return }
+        let index = min(max(0, target), state.total - 1)
         let margin = state.bodyRows * 2
         let start = state.offset, end = state.offset + state.cards.count
-        if (index < start + margin && start > 0) || (index >= end - margin && end < listing.count) {
+        if (index < start + margin && start > 0) || (index >= end - margin && end < state.total) {
             attempt { try loadSlice(around: index, top: state.offset + state.top) }
         }
         state.selected = index - state.offset
@@ -241,25 +229,56 @@ public final class BrowseSession {
     /// How many cards a slice reads (their text): a few screens, whatever the listing's length.
     private var sliceSize: Int { max(256, state.height * 8) }
 
-    /// Reads the cards around `index` of the listing (one short read, by id).
-    private func loadSlice(around index: Int, top: Int?) throws {
+    /// Reads the cards around `index` of the listing of `total` cards (one short read: by id
+    /// in a search, else with OFFSET on the order's index).
+    private func loadSlice(around index: Int, total: Int, top: Int?) throws {
         let size = sliceSize
-        let start = max(0, min(index - size / 2, listing.count - size))
-        let end = min(listing.count, start + size)
-        let cards = try store.cards(ids: listing[start..<end].map(\.id))
-        state.setSlice(cards, offset: start, total: listing.count, select: index, top: top)
+        let start = max(0, min(index - size / 2, total - size))
+        let cards: [StoredCard]
+        if let searchIDs {
+            cards = try store.cards(ids: Array(searchIDs[start..<min(searchIDs.count, start + size)]))
+        } else {
+            cards = try store.listingWindow(query, order: listingOrder, offset: start, limit: size)
+        }
+        state.setSlice(cards, offset: start, total: total, select: index, top: top)
     }
 
-    /// Reads the listing anew (its ids and read flags: one short read of no text, so an update
-    /// meanwhile never waits), then the slice around the card with `keep`, which stays selected
-    /// and in view when it is still listed (switching the order, ending a search, `R`).
+    private func loadSlice(around index: Int, top: Int?) throws {
+        try loadSlice(around: index, total: state.total, top: top)
+    }
+
+    /// Lists anew (short reads, so an update meanwhile never waits): the listing counted, the
+    /// place of the card with `keep` found (one count over the order's index), the slice around
+    /// it read; it stays selected and in view when it is still listed (switching the order,
+    /// ending a search, `R`). A search reads its matches' ids (at most its window, or the matches).
     private func relist(keep: CardID?) throws {
-        let order = state.search == nil && state.order == .relevance ? CardOrder.newest : state.order
-        let new = try store.listingIDs(query, order: order, search: state.search)
-        let index = keep.flatMap { id in new.firstIndex { $0.id == id } } ?? min(state.position, max(0, new.count - 1))
-        listing = new
-        listingComplete = true
-        try loadSlice(around: index, top: nil)
+        let total: Int
+        let found: Int?
+        if let search = state.search {
+            let ids = try store.searchListing(search, query: query, order: listingOrder)
+            total = ids.count
+            found = keep.flatMap { id in ids.firstIndex(of: id) }
+            searchIDs = ids
+        } else {
+            searchIDs = nil
+            // The cards before and after the kept one counted: the listing's length and its place.
+            if let keep, let place = try store.listingPlace(of: keep, query, order: listingOrder) {
+                (found, total) = (place.position, place.total)
+            } else {
+                (found, total) = (nil, try store.listingCount(query))
+            }
+        }
+        if searchIDs == nil, let keep, let found {
+            // The slice by keyset reads from the kept card's key (no OFFSET walk of `found` cards).
+            let half = sliceSize / 2
+            let cards = try store.listingAround(keep, query, order: listingOrder, before: half, after: sliceSize - half - 1)
+            if let at = cards.firstIndex(where: { $0.id == keep }), found >= at {
+                state.setSlice(cards, offset: found - at, total: total, select: found, top: nil)
+                return
+            }
+        }
+        let index = found ?? min(state.position, max(0, total - 1))
+        try loadSlice(around: index, total: total, top: nil)
     }
 
     private func reloadKeepingSelection() {
@@ -280,11 +299,10 @@ public final class BrowseSession {
     /// Marks the selected card, written at once (killing the terminal loses no mark).
     private func setRead(_ read: Bool) {
         guard let card = state.selectedCard else { return }
-        let index = state.selected, position = state.position
+        let index = state.selected
         attempt {
             try store.setRead(read, .cards([card.id]))
             state.setRead(read, at: index)
-            if listing.indices.contains(position) { listing[position].isRead = read }
         }
     }
 
@@ -294,17 +312,24 @@ public final class BrowseSession {
         if state.message == nil { state.message = card.isRead ? "marked unread" : "marked read" }
     }
 
-    /// The next or previous unread card of the whole listing (its read flags are in `listing`).
+    /// The next or previous unread card of the whole listing: in the slice read, else one
+    /// read of the order's index from the slice's edge (or of the search's ids past it).
     private func jumpToUnread(forward: Bool, open: Bool) {
-        let from = state.position
-        func search() -> Int? {
-            forward ? listing.indices.dropFirst(from + 1).first { !listing[$0].isRead }
-                    : listing.indices.prefix(max(0, from)).last { !listing[$0].isRead }
-        }
-        var found = search()
-        if found == nil && !listingComplete {
-            attempt { try completeListing() }
-            found = search()
+        let cards = state.cards
+        var found = (forward ? cards.indices.dropFirst(state.selected + 1).first { !cards[$0].isRead }
+                             : cards.indices.prefix(max(0, state.selected)).last { !cards[$0].isRead })
+            .map { state.offset + $0 }
+        let edge = forward ? cards.last : cards.first
+        let beyond = forward ? state.offset + cards.count < state.total : state.offset > 0
+        if found == nil, beyond, let edge {
+            attempt {
+                if let searchIDs {
+                    found = forward ? try store.firstUnread(among: searchIDs[min(searchIDs.count, state.offset + cards.count)...])
+                                    : try store.firstUnread(among: searchIDs[..<min(searchIDs.count, state.offset)], last: true)
+                } else {
+                    found = try store.unreadPosition(from: edge.id, forward: forward, query, order: listingOrder)
+                }
+            }
         }
         guard let found else {
             state.message = forward ? "no unread card below" : "no unread card above"

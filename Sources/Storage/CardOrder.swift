@@ -67,13 +67,22 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     /// The ORDER BY clause for a listing of `cards c JOIN sources s`. Each matches an index of
     /// migration 2 term for term; change one, change the other (SortOrderTests checks the plans).
     var orderBy: String {
+        keyTerms.map { $0.descending ? $0.expression + " DESC" : $0.expression }.joined(separator: ", ")
+    }
+
+    /// The order's key, term by term: what `orderBy` sorts by, and what a window of the listing
+    /// compares a card with (`FeedStore.listingPosition`: the cards before one are those whose
+    /// key is smaller, term by term).
+    var keyTerms: [(expression: String, descending: Bool)] {
         switch name {
-        case "oldest": return "c.undated, c.sort_date, c.id"
-        case "source": return "lower(coalesce(s.name, s.feed_title, s.url)), s.id, c.undated, c.sort_date DESC, c.id DESC"
-        case "title": return "c.title_key IS NULL, c.title_key, c.undated, c.sort_date DESC, c.id DESC"
-        default: return Self.newestOrderBy
+        case "oldest": return [("c.undated", false), ("c.sort_date", false), ("c.id", false)]
+        case "source": return [("lower(coalesce(s.name, s.feed_title, s.url))", false), ("s.id", false)] + Self.newestTerms
+        case "title": return [("c.title_key IS NULL", false), ("c.title_key", false)] + Self.newestTerms
+        default: return Self.newestTerms
         }
     }
+
+    private static let newestTerms = [("c.undated", false), ("c.sort_date", true), ("c.id", true)]
 
     static let newestOrderBy = "c.undated, c.sort_date DESC, c.id DESC"
 }

@@ -27,8 +27,9 @@ extension FeedStore {
     }
 
     /// The ids and read flags of the cards of a listing (`cards(_:order:)`), or of a search when
-    /// `search` is given (`search(_:query:order:)`), in its order: what a screen keeps of a
-    /// listing of any length (a few bytes a card, no text read), its rows read by `cards(ids:)`.
+    /// `search` is given (`search(_:query:order:)`), in its order (a few bytes a card, no text
+    /// read), its rows read by `cards(ids:)`. It reads every id: `feeds browse` reads windows of
+    /// a listing instead (FeedStore+Window.swift).
     public func listingIDs(_ query: CardQuery, order: CardOrder, search: String? = nil) throws -> [ListedCard] {
         let query = try resolvingTag(query)
         // The ids alone: the order's index covers them (30 ms for 100,000 cards), where reading
@@ -76,7 +77,7 @@ extension FeedStore {
     }
 
     /// A search's rows of `columns`, read by `read`: whole cards, or the ids of a listing.
-    private func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
+    func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
                                  read: (String, [SQLValue]) throws -> [Row]) throws -> [Row] {
         let query = try resolvingTag(query)
         guard !text.allSatisfy(\.isWhitespace) else {
@@ -149,7 +150,7 @@ extension FeedStore {
     }
 
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
-    private static func cardFilter(_ query: CardQuery) -> CardFilter {
+    static func cardFilter(_ query: CardQuery) -> CardFilter {
         var filter = CardFilter()
         if let sourceID = query.sourceID { filter.add("c.source_id = ?", SQLValue(sourceID)) }
         if query.tag != nil {

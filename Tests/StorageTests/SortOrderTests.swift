@@ -54,6 +54,57 @@ final class SortOrderTests: StoreTestCase {
         XCTAssertThrowsError(try store.listingIDs(CardQuery(), order: .newest, search: "\"unbalanced"))
     }
 
+    /// A window of a listing (what `feeds browse` reads) equals the full listing, for every
+    /// order and filter: `listingCount` counts it, `listingWindow` reads any slice of it,
+    /// `listingPosition` finds each card's place (nil for a card not listed), `listingAround` the
+    /// cards around it, and
+    /// `unreadPosition` the next and previous unread card from each; a search's `searchListing`
+    /// lists `search`'s cards and `firstUnread` finds its unread ones.
+    func testWindowsOfAListingEqualTheFullListingForEveryOrderAndFilter() throws {
+        try seed()
+        try store.markRead(.cards([CardID(rawValue: 2), CardID(rawValue: 7), CardID(rawValue: 4)]))
+        let filters = [CardQuery(), CardQuery(unreadOnly: true), CardQuery(sourceID: SourceID(rawValue: 1)),
+                       CardQuery(since: t(2)), CardQuery(sourceID: SourceID(rawValue: 2), unreadOnly: true)]
+        for order in CardOrder.all {
+            for query in filters {
+                let full = try store.cards(query, order: order)
+                let label = "\(order) \(query)"
+                XCTAssertEqual(try store.listingCount(query), full.count, label)
+                for offset in 0...full.count {
+                    for limit in [1, 2, 3, 20] {
+                        XCTAssertEqual(try store.listingWindow(query, order: order, offset: offset, limit: limit).map(\.id),
+                                       Array(full.dropFirst(offset).prefix(limit)).map(\.id), "\(label) \(offset)+\(limit)")
+                    }
+                }
+                for id in (1...9).map({ CardID(rawValue: Int64($0)) }) {
+                    let place = full.firstIndex { $0.id == id }
+                    XCTAssertEqual(try store.listingPosition(of: id, query, order: order), place, "\(label) card \(id)")
+                    let counted = try store.listingPlace(of: id, query, order: order)
+                    XCTAssertEqual(counted?.position, place, "\(label) card \(id)")
+                    XCTAssertEqual(counted?.total, place.map { _ in full.count }, "\(label) card \(id)")
+                    let around = try store.listingAround(id, query, order: order, before: 2, after: 3).map(\.id)
+                    guard let place else { XCTAssertEqual(around, [], "\(label) around \(id)"); continue }
+                    XCTAssertEqual(around, full[max(0, place - 2)..<min(full.count, place + 4)].map(\.id), "\(label) around \(id)")
+                    let next = full.indices.dropFirst(place + 1).first { !full[$0].isRead }
+                    let previous = full.indices.prefix(place).last { !full[$0].isRead }
+                    XCTAssertEqual(try store.unreadPosition(from: id, forward: true, query, order: order), next, "\(label) after \(id)")
+                    XCTAssertEqual(try store.unreadPosition(from: id, forward: false, query, order: order), previous, "\(label) before \(id)")
+                }
+                let text = "banana OR apple OR grape"
+                let found = try store.search(text, query: query, order: order)
+                let ids = try store.searchListing(text, query: query, order: order)
+                XCTAssertEqual(ids, found.map(\.id), "search, \(label)")
+                for from in 0...ids.count {
+                    XCTAssertEqual(try store.firstUnread(among: ids[from...]),
+                                   found.indices.dropFirst(from).first { !found[$0].isRead }, "search, \(label) from \(from)")
+                    XCTAssertEqual(try store.firstUnread(among: ids[..<from], last: true),
+                                   found.indices.prefix(from).last { !found[$0].isRead }, "search, \(label) to \(from)")
+                }
+            }
+        }
+        XCTAssertNil(try store.listingPosition(of: CardID(rawValue: 42), CardQuery(), order: .newest))
+    }
+
     func testNewestPutsDatedFirstThenDateDescendingThenIdDescending() throws {
         try seed()
         // Dated: g 5, f 3 (updated only), c = b at 2 (c saved later), a 1, i 0; then undated by
