@@ -20,30 +20,17 @@ public enum HTMLFeedLinks {
     public static func alternates(_ html: String, base: String?) -> [Link] {
         guard html.utf8.contains(UInt8(ascii: "<")), let document = HTMLDocument(html, fragment: false) else { return [] }
         var found: [(href: String, type: String, title: String?)] = []
-        var pageBase: String?
-        Node.walk(from: document.firstNode, enter: { node, _ in
-            guard Node.isElement(node) else { return false }
-            switch Node.name(node) {
-            case "link":
-                let rel = ((Node.attribute(node, "rel") ?? nil) ?? "").lowercased()
-                guard rel.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains("alternate"),
-                      let href = Node.attribute(node, "href") ?? nil, !href.trimmingSpaces.isEmpty else { break }
-                let type = ((Node.attribute(node, "type") ?? nil) ?? "").split(separator: ";").first.map {
-                    String($0).trimmingSpaces.lowercased() } ?? ""
-                guard feedTypes.contains(type), found.count < maxLinks * 4 else { break }
-                let title = (Node.attribute(node, "title") ?? nil).map { String($0.trimmingSpaces) }
-                found.append((href, type, title?.isEmpty == false ? title : nil))
-            case "base":
-                if pageBase == nil, let href = Node.attribute(node, "href") ?? nil { pageBase = href }
-            case "script", "style", "template", "svg", "math":
-                return false
-            default:
-                break
-            }
-            return true
-        }, leave: { _, _ in })
-        var effectiveBase = base
-        if let pageBase, let resolved = HTMLPolicy.webURL(pageBase, base: base) { effectiveBase = resolved }
+        let effectiveBase = HTMLPageWalk.elements(of: document, base: base) { node, name in
+            guard name == "link" else { return }
+            let rel = ((Node.attribute(node, "rel") ?? nil) ?? "").lowercased()
+            guard rel.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains("alternate"),
+                  let href = Node.attribute(node, "href") ?? nil, !href.trimmingSpaces.isEmpty else { return }
+            let type = ((Node.attribute(node, "type") ?? nil) ?? "").split(separator: ";").first.map {
+                String($0).trimmingSpaces.lowercased() } ?? ""
+            guard feedTypes.contains(type), found.count < maxLinks * 4 else { return }
+            let title = (Node.attribute(node, "title") ?? nil).map { String($0.trimmingSpaces) }
+            found.append((href, type, title?.isEmpty == false ? title : nil))
+        }
         var seen = Set<String>()
         var links: [Link] = []
         for f in found where links.count < maxLinks {

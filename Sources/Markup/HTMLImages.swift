@@ -96,14 +96,13 @@ public enum HTMLImages {
     /// `<base href>` and `base`, absolute http(s) only; nil when there is none.
     public static func pagePreviewImage(_ html: String, base: String?) -> String? {
         guard html.utf8.contains(UInt8(ascii: "<")), let document = HTMLDocument(html, fragment: false) else { return nil }
-        var openGraph: String?, twitter: String?, imageSrc: String?, pageBase: String?
-        Node.walk(from: document.firstNode, enter: { node, _ in
-            guard Node.isElement(node) else { return false }
-            switch Node.name(node) {
+        var openGraph: String?, twitter: String?, imageSrc: String?
+        let effectiveBase = HTMLPageWalk.elements(of: document, base: base) { node, name in
+            switch name {
             case "meta":
                 let key = ((Node.attribute(node, "property") ?? nil) ?? (Node.attribute(node, "name") ?? nil) ?? "")
                     .trimmingSpaces.lowercased()
-                guard let content = Node.attribute(node, "content") ?? nil, !content.trimmingSpaces.isEmpty else { break }
+                guard let content = Node.attribute(node, "content") ?? nil, !content.trimmingSpaces.isEmpty else { return }
                 if openGraph == nil && (key == "og:image" || key == "og:image:url" || key == "og:image:secure_url") {
                     openGraph = content
                 } else if twitter == nil && (key == "twitter:image" || key == "twitter:image:src") {
@@ -114,17 +113,10 @@ public enum HTMLImages {
                 if imageSrc == nil, rel.split(separator: " ").contains("image_src"), let href = Node.attribute(node, "href") ?? nil {
                     imageSrc = href
                 }
-            case "base":
-                if pageBase == nil, let href = Node.attribute(node, "href") ?? nil { pageBase = href }
-            case "script", "style", "template", "svg", "math":
-                return false
             default:
                 break
             }
-            return true
-        }, leave: { _, _ in })
-        var effectiveBase = base
-        if let pageBase, let resolved = HTMLPolicy.webURL(pageBase, base: base) { effectiveBase = resolved }
+        }
         for candidate in [openGraph, twitter, imageSrc] {
             if let candidate, let url = HTMLPolicy.webURL(candidate, base: effectiveBase) { return url }
         }

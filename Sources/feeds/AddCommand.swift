@@ -70,10 +70,7 @@ enum AddCommand: Command {
         }
         if let n = args.value("--name") { line += " name=" + SourcesFile.quoteIfNeeded(n) }
         if let t = args.value("--tags") { line += " tags=" + SourcesFile.quoteIfNeeded(t) }
-        if let e = args.value("--every") {
-            guard Interval.parse(e) != nil else { throw UsageError(TimeSpec.problem("--every", e, durationsOnly: true), command: name) }
-            line += " every=" + e
-        }
+        if let e = args.value("--every") { line += " every=" + e }   // checked above, before any fetch
         // Parse the line as the file would, so add never writes what read would refuse.
         guard let entry = try SourcesFile.parse(line, path: "argument").first else { throw UsageError("no URL given", command: name) }
         let paths = try global.paths()
