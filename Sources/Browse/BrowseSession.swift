@@ -38,10 +38,11 @@ public final class BrowseSession {
     private let environment: [String: String]
     private let resolveSource: (String) throws -> SourceID
     private let clock: () -> Timestamp
-    /// A search's listing, as ids (at most the relevance window, or the matches); nil without
-    /// a search, when the state's slice is read from the order's index (`FeedStore.listingWindow`):
-    /// no key reads every id of a listing.
-    private var searchIDs: [CardID]?
+    /// A search's listing, as ids (at most the relevance window, or the matches; relevance's
+    /// order found as slices are read: `SearchListing`); nil without a search, when the state's
+    /// slice is read from the order's index (`FeedStore.listingWindow`): no key reads every id
+    /// of a listing.
+    private var searchIDs: SearchListing?
     private var browsers: [ChildProcess] = []
     private var running = true
 
@@ -236,7 +237,7 @@ public final class BrowseSession {
         let start = max(0, min(index - size / 2, total - size))
         let cards: [StoredCard]
         if let searchIDs {
-            cards = try store.cards(ids: Array(searchIDs[start..<min(searchIDs.count, start + size)]))
+            cards = try store.cards(ids: searchIDs.ids(start..<(start + size)))
         } else {
             cards = try store.listingWindow(query, order: listingOrder, offset: start, limit: size)
         }
@@ -255,9 +256,9 @@ public final class BrowseSession {
         let total: Int
         let found: Int?
         if let search = state.search {
-            let ids = try store.searchListing(search, query: query, order: listingOrder)
+            let ids = try store.searchListingWindow(search, query: query, order: listingOrder)
             total = ids.count
-            found = keep.flatMap { id in ids.firstIndex(of: id) }
+            found = try keep.flatMap { id in try ids.position(of: id) }
             searchIDs = ids
         } else {
             searchIDs = nil
@@ -324,8 +325,7 @@ public final class BrowseSession {
         if found == nil, beyond, let edge {
             attempt {
                 if let searchIDs {
-                    found = forward ? try store.firstUnread(among: searchIDs[min(searchIDs.count, state.offset + cards.count)...])
-                                    : try store.firstUnread(among: searchIDs[..<min(searchIDs.count, state.offset)], last: true)
+                    found = try firstUnread(in: searchIDs, forward: forward, from: forward ? state.offset + cards.count : state.offset)
                 } else {
                     found = try store.unreadPosition(from: edge.id, forward: forward, query, order: listingOrder)
                 }
@@ -337,6 +337,20 @@ public final class BrowseSession {
         }
         go(to: found)
         if open { openSelected() }
+    }
+
+    /// The place of the first unread card of a search's listing from `from` on (or the last
+    /// before it), read a slice at a time: only the slices read have their order settled.
+    private func firstUnread(in listing: SearchListing, forward: Bool, from: Int) throws -> Int? {
+        let step = sliceSize
+        var start = forward ? from : max(0, from - step)
+        var end = forward ? min(listing.count, from + step) : from
+        while start < end {
+            let ids = try listing.ids(start..<end)
+            if let found = try store.firstUnread(among: ids[...], last: !forward) { return start + found }
+            if forward { (start, end) = (end, min(listing.count, end + step)) } else { (start, end) = (max(0, start - step), start) }
+        }
+        return nil
     }
 
     private func startPrompt(_ prompt: BrowseState.Prompt, _ current: String?) {

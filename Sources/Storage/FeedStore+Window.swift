@@ -95,11 +95,9 @@ extension FeedStore {
     }
 
     /// The ids of a search's listing (`search(_:query:order:)`), in its order: at most the
-    /// relevance window, or the matches.
+    /// relevance window, or the matches (all of `searchListingWindow`).
     public func searchListing(_ text: String, query: CardQuery, order: CardOrder) throws -> [CardID] {
-        try searchRows(text, query: query, order: order, window: Self.relevanceWindow, columns: "c.id") { sql, values in
-            try self.db.prepare(sql).query(values) { CardID(rawValue: $0.int64(0)) }
-        }
+        try searchListingWindow(text, query: query, order: order).all()
     }
 
     /// The index in `ids` of the first (or, `last`, the last) unread card among them.
