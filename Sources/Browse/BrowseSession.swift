@@ -44,6 +44,9 @@ public final class BrowseSession {
     /// of a listing.
     private var searchIDs: SearchListing?
     private var browsers: [ChildProcess] = []
+    /// The database's `dataVersion` when the listing was last read: another value at a draw
+    /// means an update saved meanwhile, and the list is read anew (`showUpdates`).
+    private var seenVersion: Int64?
     private var running = true
 
     public init(store: FeedStore, options: BrowseOptions, size: (columns: Int, rows: Int),
@@ -64,6 +67,7 @@ public final class BrowseSession {
     /// The first screen reads only the first slice (its text) and counts the listing: start-up
     /// stays a few milliseconds whatever the database holds.
     public func load() throws {
+        seenVersion = try store.dataVersion()
         let cards = try store.listingWindow(query, order: listingOrder, offset: 0, limit: sliceSize)
         let total = cards.count < sliceSize ? cards.count : try store.listingCount(query)
         state.setSlice(cards, offset: 0, total: total, select: 0, top: nil)
@@ -107,7 +111,10 @@ public final class BrowseSession {
             } else if watch[0].revents != 0 {
                 break   // POLLHUP, POLLERR: no terminal any more
             }
-            if changed && running { terminal.write(BrowseDrawing.frame(screen)) }
+            if changed && running {
+                showUpdates()
+                terminal.write(BrowseDrawing.frame(screen))
+            }
         }
         for browser in browsers where browser.exited() == nil { browser.disown() }
     }
@@ -253,6 +260,8 @@ public final class BrowseSession {
     /// it read; it stays selected and in view when it is still listed (switching the order,
     /// ending a search, `R`). A search reads its matches' ids (at most its window, or the matches).
     private func relist(keep: CardID?) throws {
+        // Read first: a commit during the reads below is seen at the next draw.
+        seenVersion = try store.dataVersion()
         let total: Int
         let found: Int?
         if let search = state.search {
@@ -280,6 +289,25 @@ public final class BrowseSession {
         }
         let index = found ?? min(state.position, max(0, total - 1))
         try loadSlice(around: index, total: total, top: nil)
+    }
+
+    /// Lists anew when another connection committed since the listing was read (a `feeds
+    /// update` from cron): the cards it saved show at this draw, no key needed. The selected
+    /// card stays selected on its row; a list shown from its first card still is (new cards
+    /// come in above). Only where the list is drawn: an open card stays as it is until `q`.
+    public func showUpdates() {
+        switch state.mode {
+        case .list, .chooser, .prompt: break
+        case .card, .help: return
+        }
+        guard let version = try? store.dataVersion(), version != seenVersion else { return }
+        let (firstShown, row, before) = (state.offset + state.top, state.selected - state.top, state.total)
+        attempt { try relist(keep: state.selectedCard?.id) }
+        state.top = (firstShown == 0 ? 0 : state.position - row) - state.offset
+        state.scrollToSelection(center: false)
+        if state.message == nil && state.total != before {
+            state.message = "updated: \(state.total) cards (\(state.total > before ? "+" : "")\(state.total - before))"
+        }
     }
 
     private func reloadKeepingSelection() {

@@ -100,6 +100,13 @@ extension FeedStore {
         try searchListingWindow(text, query: query, order: order).all()
     }
 
+    /// A number that changes when another connection (a `feeds update` meanwhile) committed
+    /// to the database since this one last read it: `PRAGMA data_version`, one read of this
+    /// connection's state, no lock and no page read. This connection's own writes leave it.
+    public func dataVersion() throws -> Int64 {
+        try db.prepare("PRAGMA data_version").queryOne { $0.int64(0) } ?? 0
+    }
+
     /// The index in `ids` of the first (or, `last`, the last) unread card among them.
     public func firstUnread(among ids: ArraySlice<CardID>, last: Bool = false) throws -> Int? {
         guard !ids.isEmpty else { return nil }

@@ -252,6 +252,42 @@ final class BrowseTerminalTests: XCTestCase {
         XCTAssertEqual(terminal.waitForExit(timeout: 2), 0)
     }
 
+    /// An update from outside (a new source on the loopback server) while browse runs: nothing
+    /// changes until a key, then the next draw lists its card, the selected card kept.
+    func testCardsAnUpdateSavesAppearAtTheNextDraw() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/fresh.xml", .text("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>Fresh feed</title><link>https://fresh.example/</link>
+            <item><guid>fresh</guid><title>Fresh card</title><link>https://fresh.example/1</link>
+            <pubDate>\(httpDate(Date()))</pubDate><description>new</description></item>
+            </channel></rss>
+            """, contentType: "application/rss+xml"))
+        let terminal = try start()
+        terminal.send("j")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 2/60") ?? false }, terminal.screen.text)
+        let sources = home.directory.file("sources")
+        try (String(contentsOf: sources, encoding: .utf8) + "\(server.url("/fresh.xml")) name=Fresh\n")
+            .write(to: sources, atomically: false, encoding: .utf8)
+        let update = try FeedsCommand.run(["--home", home.path, "update", "--all"], timeout: 20)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertEqual(server.requests(path: "/fresh.xml").count, 1)
+        terminal.pump(0.3)
+        XCTAssertFalse(terminal.screen.text.contains("Fresh card"), "no draw without a key:\n\(terminal.screen.text)")
+
+        terminal.send("j")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 4/61") ?? false },
+                      "j moved to Card 2, now the fourth:\n\(terminal.screen.text)")
+        let lines = terminal.screen.lines
+        XCTAssertTrue(lines[1].hasSuffix("Fresh  Fresh card"), "the new card first, in view:\n\(terminal.screen.text)")
+        XCTAssertTrue(lines[4].hasSuffix("Local  Card 2"), "the selected card on the fourth row:\n\(terminal.screen.text)")
+        XCTAssertTrue(terminal.screen.text.contains("updated: 61 cards (+1)"), terminal.screen.text)
+        terminal.send("\r")
+        XCTAssertTrue(terminal.wait(forText: "Local · 2h ago · #3"), "Enter opens the card kept:\n\(terminal.screen.text)")
+        assertQuits(terminal, with: "qq", modes: before)
+    }
+
     func testNotATerminalIsOneLineAndStatus2() throws {
         try makeHome(cards: 3)
         let result = try FeedsCommand.run(["--home", home.path, "browse"])
