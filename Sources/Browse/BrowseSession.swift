@@ -43,7 +43,9 @@ public final class BrowseSession {
     /// slice is read from the order's index (`FeedStore.listingWindow`): no key reads every id
     /// of a listing.
     private var searchIDs: SearchListing?
-    private var browsers: [ChildProcess] = []
+    /// The browsers started and not yet reaped: each with its program's name and the commands
+    /// of `$BROWSER` after it (tried when it fails).
+    private var browsers: [(child: ChildProcess, name: String, rest: ArraySlice<[String]>)] = []
     /// The database's `dataVersion` when the listing was last read: another value at a draw
     /// means an update saved meanwhile, and the list is read anew (`showUpdates`).
     private var seenVersion: Int64?
@@ -116,7 +118,7 @@ public final class BrowseSession {
                 terminal.write(BrowseDrawing.frame(screen))
             }
         }
-        for browser in browsers where browser.exited() == nil { browser.disown() }
+        for browser in browsers where browser.child.exited() == nil { browser.child.disown() }
     }
 
     // MARK: keys
@@ -457,34 +459,56 @@ public final class BrowseSession {
     }
 
     /// Opens `url` in `$BROWSER` (else xdg-open) without waiting: in a process group of its own,
-    /// its input and output on /dev/null, so it neither takes the terminal nor writes on the screen.
+    /// its input and output on /dev/null, so it neither takes the terminal nor writes on the
+    /// screen. `$BROWSER`'s commands are tried in turn (`Browser.commands`): the next when one
+    /// cannot be started (not found), or when it ends in failure (seen by `reapBrowsers`).
     private func openInBrowser(_ url: String?) {
         guard let url, WebAddress(parsing: url).isWebURL else {
             state.message = "this card has no web link"
             return
         }
-        let command = Browser.command(url: url, environment: environment)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { if null >= 0 { close(null) } }
-        do {
-            let child = try ChildProcess(command, stdin: null, stdout: null, stderr: null, ownGroup: true, environment: environment)
-            browsers.append(child)
+        if startBrowser(Browser.commands(url: url, environment: environment)[...]) {
             state.message = "opened " + TerminalText.line(url)
-        } catch {
-            state.message = "cannot open the link: \(error)"
         }
     }
 
-    /// Reaps the browsers that ended; says so when one failed. Whether the screen changed.
+    /// Starts the first of `commands` that starts; whether one did (else the message says why).
+    private func startBrowser(_ commands: ArraySlice<[String]>) -> Bool {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        var rest = commands
+        var failure = "no browser command"
+        while let command = rest.popFirst() {
+            do {
+                let child = try ChildProcess(command, stdin: null, stdout: null, stderr: null, ownGroup: true, environment: environment)
+                browsers.append((child, command[0], rest))
+                return true
+            } catch {
+                failure = "cannot open the link with \(TerminalText.line(command[0])): \(error)"
+            }
+        }
+        state.message = failure
+        return false
+    }
+
+    /// Reaps the browsers that ended; one that failed is followed by the next of `$BROWSER`'s
+    /// commands, and the last one failing says so. Whether the screen changed.
     private func reapBrowsers() -> Bool {
         var changed = false
-        browsers.removeAll { child in
-            guard let status = child.exited() else { return false }
-            if status != 0 {
-                state.message = "the browser (\(Browser.name(environment))) ended with status \(status)"
-                changed = true
-            }
+        var failed: [(name: String, status: Int32, rest: ArraySlice<[String]>)] = []
+        browsers.removeAll { browser in
+            guard let status = browser.child.exited() else { return false }
+            if status != 0 { failed.append((browser.name, status, browser.rest)) }
             return true
+        }
+        for failure in failed {
+            changed = true
+            let why = "the browser (\(TerminalText.line(failure.name))) ended with status \(failure.status)"
+            if failure.rest.isEmpty || !startBrowser(failure.rest) {
+                if failure.rest.isEmpty { state.message = why }
+            } else {
+                state.message = why + "; trying " + TerminalText.line(failure.rest.first![0])
+            }
         }
         return changed
     }
@@ -513,36 +537,5 @@ public final class BrowseSession {
 extension String {
     func trimmingBlanks() -> String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-    }
-}
-
-/// The browser command: `$BROWSER` (words split on blanks, `%s` replaced by the URL, else the
-/// URL added as the last argument; never through a shell, the URL is one argument whatever it
-/// holds), else `xdg-open URL`.
-public enum Browser {
-    public static func command(url: String, environment: [String: String]) -> [String] {
-        let words = (environment["BROWSER"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard !words.isEmpty else { return ["xdg-open", url] }
-        if words.contains(where: { $0.contains("%s") }) {
-            return words.map { $0.replacingPercentS(with: url) }
-        }
-        return words + [url]
-    }
-
-    static func name(_ environment: [String: String]) -> String {
-        let words = (environment["BROWSER"] ?? "").split(separator: " ")
-        return TerminalText.line(words.first.map(String.init) ?? "xdg-open")
-    }
-}
-
-extension String {
-    func replacingPercentS(with value: String) -> String {
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: "%s") {
-            out += rest[..<range.lowerBound] + value
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
     }
 }

@@ -20,6 +20,19 @@ final class BrowseKeysTests: XCTestCase {
         XCTAssertEqual(Browser.command(url: url, environment: ["BROWSER": "w3m -o x=%s"]), ["w3m", "-o", "x=" + url])
     }
 
+    /// `$BROWSER` as xdg-utils and man(1) read it: commands separated by colons, in turn.
+    func testBrowserListSeparatedByColons() {
+        let url = "https://x.example/a:b%s"
+        XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": "/no/such/browser:firefox --new-tab::lynx %s"]),
+                       [["/no/such/browser", url], ["firefox", "--new-tab", url], ["lynx", url]], "empty entries skipped")
+        XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": "open 100%% --at=%c%s -- %x"]),
+                       [["open", "100%", "--at=:" + url, "--", "%x"]], "%% a percent, %c a colon, other % kept")
+        XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": "a %%s"]), [["a", "%s", url]],
+                       "%%s is no %s: the URL is added")
+        XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": " : :"]), [["xdg-open", url]])
+        XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": "x%"]), [["x%", url]], "a % at the end kept")
+    }
+
     func testOnlyWebLinksEachOnceAndBounded() {
         let anchors = (0..<150).map { "<a href=\"https://x.example/\($0 % 120)\">\($0)</a>" }.joined()
         let card = Card(title: "t", description: "<p><a href=\"javascript:alert(1)\">j</a> <a href=\"file:///etc/passwd\">f</a> "

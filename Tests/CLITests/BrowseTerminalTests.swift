@@ -96,6 +96,25 @@ final class BrowseTerminalTests: XCTestCase {
         assertQuits(terminal, with: "qq", modes: before)
     }
 
+    /// `$BROWSER` a list: a command not found is passed over, one that fails is followed by the
+    /// next, each as soon as its failure is seen.
+    func testBrowserListTriesEachCommandInTurn() throws {
+        try makeHome()
+        let record = home.directory.file("opened").path
+        let failing = home.directory.file("failing.sh").path
+        let recorder = home.directory.file("recorder.sh").path
+        try "#!/bin/sh\necho \"failed $1\" >> '\(record)'\nexit 3\n".write(toFile: failing, atomically: false, encoding: .utf8)
+        try "#!/bin/sh\necho \"$@\" >> '\(record)'\n".write(toFile: recorder, atomically: false, encoding: .utf8)
+        chmod(failing, 0o755)
+        chmod(recorder, 0o755)
+        let terminal = try start(columns: 250, environment: ["BROWSER": home.directory.file("missing").path + ":\(failing):\(recorder) --url=%s"])
+        terminal.send("jo")
+        XCTAssertTrue(waitForFile(record, containing: "failed https://local.example/1\n--url=https://local.example/1\n"),
+                      "the missing one passed over, the failing one followed by the next")
+        XCTAssertTrue(terminal.wait(forText: "the browser (\(failing)) ended with status 3; trying \(recorder)"), terminal.screen.text)
+        assertQuits(terminal, modes: before)
+    }
+
     func testRTogglesReadAndTheStoreFollows() throws {
         let terminal = try start()
         terminal.send("r")
