@@ -108,7 +108,7 @@ public final class BrowseSession {
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }   // the terminal went away
                 state.message = nil
-                for key in Key.decode(Array(buffer[0..<n])) where running { handle(key) }
+                for key in Key.decode(completingEscape(Array(buffer[0..<n]), from: terminal.input)) where running { handle(key) }
                 changed = true
             } else if watch[0].revents != 0 {
                 break   // POLLHUP, POLLERR: no terminal any more
@@ -119,6 +119,35 @@ public final class BrowseSession {
             }
         }
         for browser in browsers where browser.child.exited() == nil { browser.child.disown() }
+    }
+
+    /// How long a read ending inside an escape sequence waits for the rest (an arrow key's
+    /// bytes split by a slow link or an ssh hop), before a lone ESC is taken as Escape.
+    static let escapeWaitMilliseconds: Int32 = 40
+
+    /// `bytes` with the rest of an escape sequence they end inside, read from `input` when it
+    /// comes within `escapeWaitMilliseconds` (else `bytes` as they are: a lone Escape).
+    private func completingEscape(_ bytes: [UInt8], from input: Int32) -> [UInt8] {
+        var bytes = bytes
+        var more = [UInt8](repeating: 0, count: 64)
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let end = Int64(deadline.tv_sec) * 1000 + Int64(deadline.tv_nsec) / 1_000_000 + Int64(Self.escapeWaitMilliseconds)
+        while Key.unfinishedEscape(bytes) > 0 {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = end - (Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+            guard left > 0 else { break }
+            var watch = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watch, 1, Int32(left))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, watch.revents & Int16(POLLIN) != 0 else { break }
+            let n = read(input, &more, more.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += more[0..<n]
+        }
+        return bytes
     }
 
     // MARK: keys

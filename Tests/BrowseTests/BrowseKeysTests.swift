@@ -12,6 +12,20 @@ final class BrowseKeysTests: XCTestCase {
         XCTAssertEqual(Key.decode([0xFF, 0xC3]), [.unknown, .unknown], "broken UTF-8")
     }
 
+    /// The bytes a read may end with before the rest of an escape sequence arrives.
+    func testUnfinishedEscapeAtTheEndOfARead() {
+        let cases: [(String, Int)] = [
+            ("j\u{1B}", 1), ("\u{1B}[", 2), ("\u{1B}O", 2), ("j\u{1B}[6", 3), ("\u{1B}[1;5", 5), ("\u{1B}\u{1B}", 1),
+            ("j", 0), ("", 0), ("\u{1B}[B", 0), ("\u{1B}[6~", 0), ("\u{1B}x", 0), ("\u{1B}[B\u{1B}[A", 0), ("\u{1B}[Bj", 0),
+            ("\u{1B}[" + String(repeating: "1", count: Key.longestEscape), 0),
+        ]
+        for (text, pending) in cases {
+            XCTAssertEqual(Key.unfinishedEscape(Array(text.utf8)), pending, text.debugDescription)
+        }
+        // What it waits for, once arrived, is one key.
+        XCTAssertEqual(Key.decode(Array("j\u{1B}".utf8) + Array("[B".utf8)), [.character("j"), .down])
+    }
+
     func testBrowserCommand() {
         let url = "https://x.example/a b;rm -rf"
         XCTAssertEqual(Browser.command(url: url, environment: [:]), ["xdg-open", url])

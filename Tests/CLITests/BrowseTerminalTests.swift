@@ -148,6 +148,25 @@ final class BrowseTerminalTests: XCTestCase {
         assertQuits(terminal, modes: before)
     }
 
+    /// An arrow key whose bytes come in two reads (ESC, then `[B` a moment later, as over a
+    /// slow link) is one key, not Escape (which would end the search) then `[` and `B`.
+    func testAnEscapeSequenceSplitAcrossReadsIsOneKey() throws {
+        let terminal = try start()
+        terminal.send("/river\r")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 1/60 · best search match first") ?? false },
+                      terminal.screen.text)
+        for position in 2...4 {
+            terminal.send("\u{1B}")
+            usleep(10_000)
+            terminal.send("[B")
+            XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · \(position)/60 · best search match first") ?? false },
+                          "moved down, the search still on:\n\(terminal.screen.text)")
+        }
+        terminal.send("\u{1B}")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.contains("newest first") ?? false }, "a lone Escape ends the search:\n\(terminal.screen.text)")
+        assertQuits(terminal, modes: before)
+    }
+
     func testReadsOptionsStartTheList() throws {
         let terminal = try start(["--sort", "title", "--unread", "--since", "30d", "--source", "Local"], columns: 110)
         XCTAssertEqual(terminal.screen.lines[0],
