@@ -1,5 +1,7 @@
 import Browse
 import FeedModel
+import Reader
+import Storage
 import XCTest
 
 /// Keys from a terminal's bytes, the browser's command line, the links of a card.
@@ -45,6 +47,25 @@ final class BrowseKeysTests: XCTestCase {
                        "%%s is no %s: the URL is added")
         XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": " : :"]), [["xdg-open", url]])
         XCTAssertEqual(Browser.commands(url: url, environment: ["BROWSER": "x%"]), [["x%", url]], "a % at the end kept")
+    }
+
+    /// A link of the text reads `text [n]` where the reader writes `text <url>`; n is its place
+    /// in the list after the text (the card's own link is [1]), the same URL the same number.
+    func testLinksAreNumberedInTheText() {
+        let card = Card(title: "Post", description: "<p>See <a href=\"https://a.example/x\">the post</a> and "
+                        + "<a href=\"mailto:me@a.example\">mail</a>, again <a href=\"https://a.example/x\">here</a>, "
+                        + "<a href=\"https://a.example/own\">own</a> and <a href=\"https://b.example/\">b</a>.</p>",
+                        link: "https://a.example/own")
+        let stored = StoredCard(id: CardID(rawValue: 1), card: card, key: CardKey(rawValue: "k"), sourceID: SourceID(rawValue: 1),
+                                sourceName: "Src", isRead: false, firstSeenAt: Timestamp(secondsSince1970: 0),
+                                changedAt: Timestamp(secondsSince1970: 0), lastSeenAt: Timestamp(secondsSince1970: 0),
+                                sortDate: Timestamp(secondsSince1970: 0))
+        let view = CardView.render(stored, width: 200, now: Timestamp(secondsSince1970: 0), zone: .utc)
+        XCTAssertEqual(view.links, ["https://a.example/own", "https://a.example/x", "https://b.example/"])
+        XCTAssertTrue(view.lines.contains("  See the post [2] and mail <mailto:me@a.example>, again here [2], own [1] and b [3]."),
+                      view.lines.joined(separator: "\n"))
+        XCTAssertEqual(Array(view.lines.suffix(4)), ["  Links:", "  [1] https://a.example/own", "  [2] https://a.example/x",
+                                                     "  [3] https://b.example/"])
     }
 
     func testOnlyWebLinksEachOnceAndBounded() {
