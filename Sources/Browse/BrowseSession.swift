@@ -289,8 +289,9 @@ public final class BrowseSession {
     /// Lists anew (short reads, so an update meanwhile never waits): the listing counted, the
     /// place of the card with `keep` found (one count over the order's index), the slice around
     /// it read; it stays selected and in view when it is still listed (switching the order,
-    /// ending a search, `R`). A search reads its matches' ids (at most its window, or the matches).
-    private func relist(keep: CardID?) throws {
+    /// ending a search, `R`); else the card at the same place is, or the first with `elseFirst`
+    /// (a new filter). A search reads its matches' ids (at most its window, or the matches).
+    private func relist(keep: CardID?, elseFirst: Bool = false) throws {
         // Read first: a commit during the reads below is seen at the next draw.
         seenVersion = try store.dataVersion()
         let total: Int
@@ -318,7 +319,7 @@ public final class BrowseSession {
                 return
             }
         }
-        let index = found ?? min(state.position, max(0, total - 1))
+        let index = found ?? (elseFirst ? 0 : min(state.position, max(0, total - 1)))
         try loadSlice(around: index, total: total, top: nil)
     }
 
@@ -422,14 +423,15 @@ public final class BrowseSession {
         state.search = text
         if text != nil && before.0 == nil { state.order = .relevance }
         if text == nil && state.order == .relevance { state.order = .newest }
-        relist { self.state.search = before.0; self.state.order = before.1 }
+        // A search starts at its first match (the best one); its end keeps the card selected.
+        relist(keep: text == nil ? state.selectedCard?.id : nil) { self.state.search = before.0; self.state.order = before.1 }
     }
 
     private func applyTag(_ tag: String?) {
         let before = (query.tag, state.tag)
         query.tag = tag
         state.tag = tag
-        relist { self.query.tag = before.0; self.state.tag = before.1 }
+        relist(keep: state.selectedCard?.id) { self.query.tag = before.0; self.state.tag = before.1 }
     }
 
     private func applySource(_ name: String?) {
@@ -443,15 +445,14 @@ public final class BrowseSession {
             query.sourceID = nil
         }
         state.sourceName = name
-        relist { self.query.sourceID = before.0; self.state.sourceName = before.1 }
+        relist(keep: state.selectedCard?.id) { self.query.sourceID = before.0; self.state.sourceName = before.1 }
     }
 
-    /// Lists anew, the selection kept where it can be; on an error (a search SQLite cannot
-    /// parse) `undo` puts the listing's settings back, and says why.
-    private func relist(undo: () -> Void) {
-        let keep = state.selectedCard?.id
+    /// Lists anew, the card `keep` selected if listed, else the first; on an error (a search
+    /// SQLite cannot parse) `undo` puts the listing's settings back, and says why.
+    private func relist(keep: CardID?, undo: () -> Void) {
         do {
-            try relist(keep: keep)
+            try relist(keep: keep, elseFirst: true)
         } catch {
             undo()
             state.message = describe(error)
