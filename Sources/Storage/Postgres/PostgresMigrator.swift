@@ -7,10 +7,18 @@ enum PostgresMigrator {
         let target = migrations.count
         // A quick look first: a database already current needs no lock (every worker's start).
         if try appliedVersion(connection) == target { return }
+        // Workers starting together: the second waits here, then finds the work done. A session
+        // lock taken before the transaction, not a transaction's lock inside it: the server
+        // reads the other's committed catalog only from a transaction begun after that commit
+        // (a lock inside would leave this session its stale "no such table" and have it refuse
+        // the database as somebody else's).
+        try connection.execute("SELECT pg_advisory_lock($1)", [.integer(PostgresSchema.migrationLock)],
+                               context: "waiting for another feeds's migration")
+        defer {
+            _ = try? connection.execute("SELECT pg_advisory_unlock($1)", [.integer(PostgresSchema.migrationLock)],
+                                        context: "ending the migration")
+        }
         try connection.transaction("migrating the schema") {
-            // Workers starting together: the second waits here, then finds the work done.
-            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresSchema.migrationLock)],
-                                   context: "waiting for another feeds's migration")
             var version: Int
             if let applied = try appliedVersion(connection) {
                 version = applied
@@ -34,8 +42,10 @@ enum PostgresMigrator {
 
     /// The highest migration applied, nil when the database has no `feeds_schema` table.
     static func appliedVersion(_ connection: PGConnection) throws -> Int? {
-        let exists = try connection.execute("SELECT to_regclass('feeds_schema') IS NOT NULL",
-                                            context: "looking for the schema's version table")
+        let exists = try connection.execute("""
+            SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables
+                           WHERE schemaname = current_schema() AND tablename = 'feeds_schema')
+            """, context: "looking for the schema's version table")
         guard try exists.bool(0, 0) else { return nil }
         return try connection.execute("SELECT coalesce(max(version), 0) FROM feeds_schema",
                                       context: "reading the schema version").int(0, 0)
