@@ -19,8 +19,12 @@ let package = Package(
         // loaded on first use instead of linked (see its header: start-up of every command).
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // libpq, PostgreSQL's client library: the second store (issue 22).
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's headers only, with no pkg-config (its `-lpq` would link what CLibPQShim loads
+        // on first use), for the PostgreSQL store (issue 22).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libpq's functions for Swift, the library loaded on first use instead of linked (see
+        // its header: start-up of every command, PostgreSQL or not).
+        .target(name: "CLibPQShim", dependencies: ["CLibPQ"], path: "Sources/CLibPQShim"),
 
         // The card model: plain values, no imports at all.
         .target(name: "FeedModel"),
@@ -33,7 +37,7 @@ let package = Package(
         // The store of sources, fetch state and cards, behind one interface (`SourceStore`,
         // `FetchStateStore`): SQLite (`FeedStore`, the embedded default) and PostgreSQL
         // (`PostgresStore`, for many workers). Knows no HTML; no SQLite or libpq type leaves it.
-        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQ"]),
+        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQShim"]),
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.

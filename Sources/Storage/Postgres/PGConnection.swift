@@ -1,4 +1,4 @@
-import CLibPQ
+import CLibPQShim
 
 /// One PostgreSQL session, owned by this object and closed (`PQfinish`) when it is released.
 ///
@@ -20,15 +20,18 @@ final class PGConnection {
         let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
         let values = ["10", "feeds", address, "UTF8"]
         let opened: OpaquePointer? = withCStrings(keywords) { keys in
-            withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+            withCStrings(values) { vals in cpq_connectdb_params(keys, vals, 1) }
         }
         guard let opened else {
-            throw PostgresError.cannotConnect(server: PGAddress.redacted(address, secrets), reason: "out of memory")
+            let reason = cpq_load() == 0
+                ? "libpq could not be loaded (\(String(cString: cpq_load_error()))); install Debian's libpq5"
+                : "out of memory"
+            throw PostgresError.cannotConnect(server: PGAddress.redacted(address, secrets), reason: reason)
         }
         let server = PGConnection.describe(opened)
-        guard PQstatus(opened) == CONNECTION_OK else {
-            let message = PGAddress.redact(PGText.oneLine(String(cString: PQerrorMessage(opened))), secrets)
-            PQfinish(opened)
+        guard cpq_status(opened) == CONNECTION_OK else {
+            let message = PGAddress.redact(PGText.oneLine(String(cString: cpq_error_message(opened))), secrets)
+            cpq_finish(opened)
             // libpq reads a malformed address before it connects: say so rather than "cannot connect".
             if message.hasPrefix("invalid ") || message.contains("connection info string") || message.contains("URI") {
                 throw PostgresError.badAddress(reason: message)
@@ -37,18 +40,18 @@ final class PGConnection {
         }
         handle = opened
         self.server = server
-        clibpq_silence_notices(handle)
+        cpq_silence_notices(handle)
     }
 
-    deinit { PQfinish(handle) }
+    deinit { cpq_finish(handle) }
 
     /// `postgresql://user@host:port/database` of a session (open or failed).
     private static func describe(_ conn: OpaquePointer) -> String {
         func text(_ value: UnsafeMutablePointer<CChar>?) -> String { value.map { String(cString: $0) } ?? "" }
-        let host = text(PQhost(conn))
+        let host = text(cpq_host(conn))
         // A socket folder (a path) reads better in brackets than glued to the user name.
         let shownHost = host.hasPrefix("/") ? "[\(host)]" : host
-        return "postgresql://\(text(PQuser(conn)))@\(shownHost):\(text(PQport(conn)))/\(text(PQdb(conn)))"
+        return "postgresql://\(text(cpq_user(conn)))@\(shownHost):\(text(cpq_port(conn)))/\(text(cpq_db(conn)))"
     }
 
     /// Runs one statement with `parameters` bound to $1, $2 ... in text format; `context` says
@@ -57,7 +60,7 @@ final class PGConnection {
     func execute(_ sql: String, _ parameters: [SQLValue] = [], context: @autoclosure () -> String) throws -> PGResult {
         let texts = parameters.map(PGText.parameter)
         let raw: OpaquePointer? = withOptionalCStrings(texts) { values in
-            PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+            cpq_exec_params(handle, sql, Int32(texts.count), values)
         }
         return try check(raw, context: context())
     }
@@ -65,12 +68,12 @@ final class PGConnection {
     /// Runs a script of statements without parameters (a migration): libpq's simple protocol,
     /// the only one that takes several statements in one call.
     func executeScript(_ sql: String, context: @autoclosure () -> String) throws {
-        _ = try check(PQexec(handle, sql), context: context())
+        _ = try check(cpq_exec(handle, sql), context: context())
     }
 
     /// Runs `body` in a transaction and commits it, or rolls back when `body` throws.
     func transaction<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
-        precondition(PQtransactionStatus(handle) == PQTRANS_IDLE, "Storage: PostgreSQL transactions do not nest")
+        precondition(cpq_transaction_status(handle) == PQTRANS_IDLE, "Storage: PostgreSQL transactions do not nest")
         try execute("BEGIN", context: context())
         let result: T
         do {
@@ -78,7 +81,7 @@ final class PGConnection {
             try execute("COMMIT", context: context())
         } catch {
             // The first error is the one worth reporting; a broken session rolls back by itself.
-            if PQtransactionStatus(handle) != PQTRANS_IDLE { _ = try? execute("ROLLBACK", context: "rolling back") }
+            if cpq_transaction_status(handle) != PQTRANS_IDLE { _ = try? execute("ROLLBACK", context: "rolling back") }
             throw error
         }
         return result
@@ -93,7 +96,7 @@ final class PGConnection {
         switch result.status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return result
-        case PGRES_FATAL_ERROR where PQstatus(handle) != CONNECTION_OK:
+        case PGRES_FATAL_ERROR where cpq_status(handle) != CONNECTION_OK:
             throw connectionError(context: context)
         default:
             let failure = result.failure
@@ -105,7 +108,7 @@ final class PGConnection {
     }
 
     private func connectionError(context: String) -> PostgresError {
-        let message = PGText.oneLine(String(cString: PQerrorMessage(handle)))
+        let message = PGText.oneLine(String(cString: cpq_error_message(handle)))
         return .connectionLost(server: server, reason: message.isEmpty ? "no answer" : message, context: context)
     }
 }

@@ -1,4 +1,4 @@
-import CLibPQ
+import CLibPQShim
 import FeedModel
 
 /// One result of a statement, owned by this object and cleared when it is released.
@@ -17,25 +17,25 @@ final class PGResult {
         self.context = context
     }
 
-    deinit { PQclear(handle) }
+    deinit { cpq_clear(handle) }
 
-    var status: ExecStatusType { PQresultStatus(handle) }
-    var rowCount: Int { Int(PQntuples(handle)) }
+    var status: ExecStatusType { cpq_result_status(handle) }
+    var rowCount: Int { Int(cpq_ntuples(handle)) }
     /// Rows an INSERT, UPDATE or DELETE changed (0 when the command reports none).
-    var changedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    var changedRows: Int { Int(String(cString: cpq_cmd_tuples(handle))) ?? 0 }
 
     /// The server's SQLSTATE and message of a failed statement.
     var failure: (sqlState: String, message: String) {
-        let state = PQresultErrorField(handle, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
-        let primary = PQresultErrorField(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-        let message = primary ?? String(cString: PQresultErrorMessage(handle))
+        let state = cpq_result_error_field(handle, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?????"
+        let primary = cpq_result_error_field(handle, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let message = primary ?? String(cString: cpq_result_error_message(handle))
         return (state, PGText.oneLine(message))
     }
 
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) != 0 }
+    func isNull(_ row: Int, _ column: Int) -> Bool { cpq_getisnull(handle, Int32(row), Int32(column)) != 0 }
 
     func string(_ row: Int, _ column: Int) -> String? {
-        guard !isNull(row, column), let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return nil }
+        guard !isNull(row, column), let value = cpq_getvalue(handle, Int32(row), Int32(column)) else { return nil }
         return String(cString: value)
     }
 
@@ -81,7 +81,7 @@ final class PGResult {
     }
 
     private func unreadable(_ column: Int) -> PostgresError {
-        let name = PQfname(handle, Int32(column)).map { String(cString: $0) } ?? "column \(column)"
+        let name = cpq_fname(handle, Int32(column)).map { String(cString: $0) } ?? "column \(column)"
         return .unreadableValue(server: server, column: name, context: context)
     }
 }
