@@ -8,6 +8,7 @@
 /// seconds since 1970 UTC, as there. What PostgreSQL adds is for many workers:
 /// - `sources.lease_owner`, `sources.lease_until`: the worker holding the source and until
 ///   when (`SourceLeasing`); both set or both NULL.
+/// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -81,6 +82,22 @@ enum PostgresSchema {
         CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE NOT is_read;
         CREATE INDEX cards_source_by_date ON cards (source_id, undated, sort_date DESC, id DESC);
         CREATE INDEX cards_oldest ON cards (undated, sort_date, id);
+        """,
+        // 2: per-host politeness shared by the workers (`SharedHostState`): the moment before
+        // which no worker asks a host again, and the request slots all workers hold, each a
+        // lease with a deadline (a killed worker's slots free themselves).
+        """
+        CREATE TABLE hosts (
+            host          text   PRIMARY KEY CHECK (host <> ''),
+            backoff_until bigint
+        );
+        CREATE TABLE host_slots (
+            id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            host   text   NOT NULL REFERENCES hosts (host) ON DELETE CASCADE,
+            worker text   NOT NULL CHECK (worker <> ''),
+            until  bigint NOT NULL
+        );
+        CREATE INDEX host_slots_by_host ON host_slots (host, until);
         """,
     ]
 
