@@ -9,6 +9,7 @@
 /// - `sources.lease_owner`, `sources.lease_until`: the worker holding the source and until
 ///   when (`SourceLeasing`); both set or both NULL.
 /// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
+/// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -98,6 +99,15 @@ enum PostgresSchema {
             until  bigint NOT NULL
         );
         CREATE INDEX host_slots_by_host ON host_slots (host, until);
+        """,
+        // 3: the keys and indexes of the `title` and `source` orders (see `CardOrder`), in
+        // SQLite's byte order: lower-casing ASCII only and comparing bytes (COLLATE "C"),
+        // whatever the database's locale, so both backends list in the same order.
+        """
+        ALTER TABLE cards ADD COLUMN title_key text COLLATE "C"
+            GENERATED ALWAYS AS (nullif(lower(trim(title) COLLATE "C"), '')) STORED;
+        CREATE INDEX cards_by_title ON cards ((title_key IS NULL), title_key, undated, sort_date DESC, id DESC);
+        CREATE INDEX sources_by_name ON sources ((lower(coalesce(name, feed_title, url) COLLATE "C")), id);
         """,
     ]
 
