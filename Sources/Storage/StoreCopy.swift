@@ -15,7 +15,9 @@ public enum StoreCopy {
         public var cards: Int
         public var unread: Int
 
-        public var description: String { "\(sources) sources, \(cards) cards (\(unread) unread)" }
+        public var description: String {
+            "\(sources) source\(sources == 1 ? "" : "s"), \(cards) card\(cards == 1 ? "" : "s") (\(unread) unread)"
+        }
     }
 
     public enum Failure: Error, Equatable, Sendable, LocalizedError, CustomStringConvertible {
