@@ -62,8 +62,14 @@ public final class PostgresServer: @unchecked Sendable {
             throw Failure.notInstalled("PostgreSQL's initdb and pg_ctl were not found (Debian package postgresql: `make test` installs it, or `sudo apt-get install postgresql`)")
         }
         self.binaries = binaries
-        folder = TemporaryDirectory("feeds-pg")
         account = Self.isRoot ? try Self.unprivilegedAccount() : nil
+        Self.stopAbandonedServers(binaries, account)
+        let folder = TemporaryDirectory("feeds-pg")
+        self.folder = folder
+        // Whose server this is, for `stopAbandonedServers` of later runs.
+        if let owner = Self.owner(getpid()) {
+            try owner.write(toFile: folder.file("owner").path, atomically: true, encoding: .utf8)
+        }
         let data = folder.file("data").path
         let sockets = folder.file("sockets").path
         try FileManager.default.createDirectory(atPath: sockets, withIntermediateDirectories: true)
@@ -121,6 +127,41 @@ public final class PostgresServer: @unchecked Sendable {
         guard !done else { return }
         try? run(["pg_ctl", "stop", "-m", "immediate", "-w", "-D", folder.file("data").path],
                  step: "pg_ctl stop", log: folder.file("tools.log").path)
+    }
+
+    // MARK: - Servers of killed test runs
+
+    /// A test process killed before its class tear-down (a timeout, Ctrl-C, a closed pipe)
+    /// leaves its server running and its folder behind: the first server of each later run
+    /// stops those whose owner process is gone and removes their folders. A folder without an
+    /// `owner` file is not ours and is left alone; so is every server whose test run still runs.
+    private static func stopAbandonedServers(_ binaries: URL, _ account: String?) {
+        let base = FileManager.default.temporaryDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base.path) else { return }
+        for name in names where name.hasPrefix("feeds-pg-") {
+            let folder = base.appendingPathComponent(name)
+            guard let recorded = try? String(contentsOfFile: folder.appendingPathComponent("owner").path, encoding: .utf8),
+                  let pid = Int32(recorded.split(separator: " ").first ?? "") else { continue }
+            guard owner(pid) != recorded else { continue }
+            let data = folder.appendingPathComponent("data")
+            if FileManager.default.fileExists(atPath: data.appendingPathComponent("postmaster.pid").path) {
+                try? tool(binaries, account, ["pg_ctl", "stop", "-m", "immediate", "-w", "-D", data.path],
+                          step: "stopping an abandoned server", log: "/dev/null")
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// "PID START": the process and its start time (field 22 of /proc/PID/stat, in clock ticks
+    /// since boot), so a pid the kernel gave to another process later does not pass for the
+    /// owner. Nil when there is no such process.
+    private static func owner(_ pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // After "pid (comm)": state is field 3, so the start time is the 20th field after ")".
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 19 else { return nil }
+        return "\(pid) \(fields[19])"
     }
 
     // MARK: - Running the tools
