@@ -12,6 +12,10 @@ public protocol SourceLeasing: UpdateStore {
     /// Gives back `worker`'s leases of `sources` (all of its leases when nil); how many it held.
     @discardableResult
     func releaseLeases(worker: String, sources: [SourceID]?) throws -> Int
+    /// The first moment after `now` at which `leaseDueSources` could return a source (its due
+    /// time, or the end of the lease holding it, whichever is later): what an idle worker
+    /// sleeps until. Nil when no enabled source exists; `now` itself when one is leasable now.
+    func nextLeasableAt(now: Timestamp) throws -> Timestamp?
 }
 
 /// A source's lease: who holds it and until when.

@@ -112,4 +112,24 @@ final class PostgresLeasingTests: PostgresTestCase {
         XCTAssertEqual(try store.releaseLeases(worker: "a", sources: ids), 1)
         XCTAssertEqual(try store.leaseDueSources(batch: 1, leaseSeconds: 60, worker: "b", now: t(1, 1)).map(\.id), ids)
     }
+
+    func testAnIdleWorkerKnowsWhenTheNextSourceIsLeasable() throws {
+        let store = try PostgresStore(address: databaseURL)
+        XCTAssertNil(try store.nextLeasableAt(now: t(1)), "no source at all")
+        let ids = try addSources(store, 3)
+        XCTAssertEqual(try store.nextLeasableAt(now: t(1)), t(1), "never scheduled: now")
+        try store.recordNotModified(sourceID: ids[0], now: t(1), nextDue: t(1, 600))
+        try store.recordNotModified(sourceID: ids[1], now: t(1), nextDue: t(1, 300))
+        try store.recordNotModified(sourceID: ids[2], now: t(1), nextDue: t(1, 100))
+        XCTAssertEqual(try store.nextLeasableAt(now: t(1)), t(1, 100))
+        // Leased past its due time, a source is leasable when the lease ends.
+        XCTAssertEqual(try store.leaseDueSources(batch: 5, leaseSeconds: 400, worker: "a", now: t(1, 100)).map(\.id), [ids[2]])
+        XCTAssertEqual(try store.nextLeasableAt(now: t(1, 100)), t(1, 300))
+        try store.recordNotModified(sourceID: ids[1], now: t(1), nextDue: t(1, 900))
+        XCTAssertEqual(try store.nextLeasableAt(now: t(1, 100)), t(1, 500), "the lease of ids[2] ends before ids[0] is due")
+        try store.disable(sourceID: ids[2], reason: "gone")
+        XCTAssertEqual(try store.nextLeasableAt(now: t(1, 100)), t(1, 600))
+        // A due time in the past is now.
+        XCTAssertEqual(try store.nextLeasableAt(now: t(2)), t(2))
+    }
 }

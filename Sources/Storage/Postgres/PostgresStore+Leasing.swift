@@ -49,6 +49,15 @@ extension PostgresStore: SourceLeasing {
                                       [.text(worker)], context: "releasing \(worker)'s leases").changedRows
     }
 
+    public func nextLeasableAt(now: Timestamp) throws -> Timestamp? {
+        // Never scheduled and unleased counts as due at `now`; greatest() ignores NULLs.
+        let result = try connection.execute("""
+            SELECT min(greatest(coalesce(next_due_at, $1), coalesce(lease_until, $1), $1))
+            FROM sources WHERE disabled_reason IS NULL
+            """, [SQLValue(now)], context: "finding the next due source")
+        return try result.optionalTimestamp(0, 0)
+    }
+
     /// Who holds the source's lease and until when; nil when none does (expired leases count,
     /// until another worker takes the source or the holder releases it).
     public func lease(of id: SourceID) throws -> SourceLease? {
