@@ -28,50 +28,63 @@ extension PostgresStore: FetchStateStore {
                       SQLValue(now), SQLValue(nextDue), .integer(Int64(max(0, skipped)))],
                 context: "saving a fetch of source \(sourceID)")
             guard updated.changedRows > 0 else { throw StorageError.noSuchSource(id: sourceID) }
-            var summary = SaveSummary()
-            for entry in prepared.entries {
-                switch try saveCard(entry, sourceID: sourceID, now: now) {
-                case .inserted: summary.new += 1
-                case .updated: summary.updated += 1
-                case .unchanged: summary.unchanged += 1
-                }
-            }
-            return summary
+            return try saveCards(prepared, sourceID: sourceID, now: now)
         }
     }
 
-    /// One card: inserted when its key is new, rewritten when its content hash differs (id,
-    /// first sighting and read flag kept), else only seen again. $1 source, $2 key, $3…$13 the
-    /// content as `CardWriter` binds it, $14 now.
-    private func saveCard(_ entry: PreparedCards.Entry, sourceID: SourceID, now: Timestamp) throws -> CardWriter.Outcome {
-        let card = entry.card
-        let values: [SQLValue] = [
-            SQLValue(sourceID), .text(entry.key.rawValue),
-            SQLValue(card.id), SQLValue(card.title), SQLValue(card.descriptionText), SQLValue(card.link),
-            SQLValue(card.image), SQLValue(card.published), SQLValue(card.updated), SQLValue(card.author),
-            .text(card.kind.rawValue), .text(entry.enclosuresJSON), .text(entry.hash), SQLValue(now),
+    /// The fetch's cards in three statements whatever their number (one per card and outcome
+    /// took 0.4 s for 1,000 unchanged cards on loopback), each with the cards as arrays
+    /// (`unnest`): the unchanged ones (same key, same hash) only seen again, the changed ones
+    /// rewritten in place (id, first sighting and read flag kept), then the new ones inserted
+    /// with ON CONFLICT on the identity key. In that order, so each card is counted once.
+    private func saveCards(_ prepared: PreparedCards, sourceID: SourceID, now: Timestamp) throws -> SaveSummary {
+        let entries = prepared.entries
+        guard !entries.isEmpty else { return SaveSummary() }
+        let context = "saving the cards of source \(sourceID)"
+        let keys = PGArray.texts(entries.map { $0.key.rawValue })
+        let hashes = PGArray.texts(entries.map(\.hash))
+        let unchanged = try connection.execute("""
+            UPDATE cards c SET last_seen_at = $2
+            FROM unnest($3::text[], $4::text[]) AS i(card_key, content_hash)
+            WHERE c.source_id = $1 AND c.card_key = i.card_key AND c.content_hash = i.content_hash
+            """, [SQLValue(sourceID), SQLValue(now), keys, hashes], context: context).changedRows
+        // $3… the cards' columns, one array each; $1 the source, $2 now.
+        let columns: [SQLValue] = [
+            keys,
+            PGArray.texts(entries.map(\.card.id)), PGArray.texts(entries.map(\.card.title)),
+            PGArray.texts(entries.map { $0.card.descriptionText?.string }), PGArray.texts(entries.map(\.card.link)),
+            PGArray.texts(entries.map(\.card.image)),
+            PGArray.integers(entries.map { $0.card.published?.secondsSince1970 }),
+            PGArray.integers(entries.map { $0.card.updated?.secondsSince1970 }),
+            PGArray.texts(entries.map(\.card.author)), PGArray.texts(entries.map(\.card.kind.rawValue)),
+            PGArray.texts(entries.map(\.enclosuresJSON)), hashes,
         ]
-        let context = "saving a card of source \(sourceID)"
+        let input = """
+            unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
+                   $10::bigint[], $11::text[], $12::text[], $13::text[], $14::text[]) WITH ORDINALITY
+                AS i(card_key, guid, title, description, link, image, published, updated, author, kind,
+                     enclosures, content_hash, position)
+            """
+        let updated = try connection.execute("""
+            UPDATE cards c SET guid = i.guid, title = i.title, description = i.description, link = i.link,
+                image = i.image, published = i.published, updated = i.updated, author = i.author, kind = i.kind,
+                enclosures = i.enclosures::json, content_hash = i.content_hash, changed_at = $2, last_seen_at = $2,
+                sort_date = coalesce(i.published, i.updated, c.first_seen_at)
+            FROM \(input)
+            WHERE c.source_id = $1 AND c.card_key = i.card_key AND c.content_hash <> i.content_hash
+            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context).changedRows
+        // In the fetch's order, so ids grow as the cards were listed (as SQLite numbers them).
         let inserted = try connection.execute("""
             INSERT INTO cards (source_id, card_key, guid, title, description, link, image, published,
                                updated, author, kind, enclosures, content_hash,
                                first_seen_at, changed_at, last_seen_at, sort_date)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $14,
-                    coalesce($8::bigint, $9::bigint, $14::bigint))
+            SELECT $1, i.card_key, i.guid, i.title, i.description, i.link, i.image, i.published, i.updated,
+                   i.author, i.kind, i.enclosures::json, i.content_hash, $2, $2, $2, coalesce(i.published, i.updated, $2)
+            FROM \(input)
+            ORDER BY i.position
             ON CONFLICT (source_id, card_key) DO NOTHING
-            """, values, context: context)
-        if inserted.changedRows > 0 { return .inserted }
-        let rewritten = try connection.execute("""
-            UPDATE cards SET guid = $3, title = $4, description = $5, link = $6, image = $7,
-                published = $8, updated = $9, author = $10, kind = $11, enclosures = $12,
-                content_hash = $13, changed_at = $14, last_seen_at = $14,
-                sort_date = coalesce($8::bigint, $9::bigint, first_seen_at)
-            WHERE source_id = $1 AND card_key = $2 AND content_hash <> $13
-            """, values, context: context)
-        if rewritten.changedRows > 0 { return .updated }
-        try connection.execute("UPDATE cards SET last_seen_at = $3 WHERE source_id = $1 AND card_key = $2",
-                               [SQLValue(sourceID), .text(entry.key.rawValue), SQLValue(now)], context: context)
-        return .unchanged
+            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context).changedRows
+        return SaveSummary(new: inserted, updated: updated, unchanged: unchanged)
     }
 
     public func recordDegraded(sourceID: SourceID, note: String?) throws {

@@ -92,9 +92,31 @@ enum PostgresSourceReader {
     }
 }
 
-/// Ids as one bound parameter: PostgreSQL's array literal `{1,2,3}` (integers from the store).
+/// Lists as one bound parameter: PostgreSQL's array literal (`{1,2,NULL}`, `{"a","b\\"c"}`).
 enum PGArray {
     static func ids<S: Sequence>(_ ids: S) -> SQLValue where S.Element == SourceID {
         .text("{" + ids.map { String($0.rawValue) }.joined(separator: ",") + "}")
+    }
+
+    static func integers(_ values: [Int64?]) -> SQLValue {
+        .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")
+    }
+
+    /// Every element quoted (so NULL, blanks, commas and braces are plain text) with its
+    /// backslashes and double quotes escaped; nil is NULL. (U+0000 becomes U+FFFD when the
+    /// whole literal is bound: `PGText.parameter`.)
+    static func texts(_ values: [String?]) -> SQLValue {
+        var literal = "{"
+        for (index, value) in values.enumerated() {
+            if index > 0 { literal += "," }
+            guard let value else { literal += "NULL"; continue }
+            literal += "\""
+            for character in value.unicodeScalars {
+                if character == "\\" || character == "\"" { literal.unicodeScalars.append("\\") }
+                literal.unicodeScalars.append(character)
+            }
+            literal += "\""
+        }
+        return .text(literal + "}")
     }
 }
