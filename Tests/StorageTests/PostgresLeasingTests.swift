@@ -132,4 +132,47 @@ final class PostgresLeasingTests: PostgresTestCase {
         // A due time in the past is now.
         XCTAssertEqual(try store.nextLeasableAt(now: t(2)), t(2))
     }
+
+    func testAWorkerWhoseLeaseWasTakenOverRecordsNothing() throws {
+        let a = try PostgresStore(address: databaseURL)
+        let b = try PostgresStore(address: databaseURL)
+        a.fence = "a"
+        b.fence = "b"
+        let ids = try addSources(a, 2)
+        _ = try a.leaseDueSources(batch: 2, leaseSeconds: 60, worker: "a", now: t(1))
+        // a's fetch of ids[0] outlives its lease; b takes the source over and saves first.
+        XCTAssertEqual(try b.leaseDueSources(batch: 1, leaseSeconds: 60, worker: "b", now: t(1, 60)).map(\.id), [ids[0]])
+        try b.saveFetch(sourceID: ids[0], feed: FeedInfo(title: "New"), cards: [Card(id: "new", title: "New")],
+                        validators: CacheValidators(etag: "new"), now: t(1, 61), nextDue: t(2))
+        let late62 = t(1, 62)
+        let late: [(String, () throws -> Void)] = [
+            ("saveFetch", { _ = try a.saveFetch(sourceID: ids[0], feed: FeedInfo(title: "Old"), cards: [Card(id: "old", title: "Old")],
+                                                validators: CacheValidators(etag: "old"), now: late62, nextDue: late62) }),
+            ("recordNotModified", { try a.recordNotModified(sourceID: ids[0], now: late62, nextDue: nil) }),
+            ("recordFailure", { _ = try a.recordFailure(sourceID: ids[0], message: "timed out", now: late62, nextDue: nil) }),
+            ("updateFetchURL", { try a.updateFetchURL(sourceID: ids[0], to: "https://elsewhere.example/") }),
+            ("markReading", { try a.markReading(sourceID: ids[0], now: late62) }),
+        ]
+        for (name, call) in late {
+            XCTAssertThrowsError(try call(), name) { error in
+                XCTAssertEqual(error as? PostgresError,
+                               .leaseLost(server: a.server, source: ids[0].rawValue, worker: "a", holder: "b"), name)
+                XCTAssertTrue(error.localizedDescription.contains("the lease of source \(ids[0]) is no longer a's (it expired; b holds it now)"),
+                              error.localizedDescription)
+            }
+        }
+        let kept = try XCTUnwrap(try a.source(id: ids[0]))
+        XCTAssertEqual(kept.feed.title, "New")
+        XCTAssertEqual(kept.validators.etag, "new")
+        XCTAssertEqual(kept.cardCount, 1)
+        XCTAssertEqual(kept.consecutiveFailures, 0)
+        XCTAssertNil(kept.fetchURL)
+        // Its expired lease that nobody took (ids[1]) still lets a record; a missing source is still noSuchSource.
+        try a.saveFetch(sourceID: ids[1], feed: FeedInfo(), cards: [], validators: CacheValidators(), now: t(1, 62), nextDue: nil)
+        XCTAssertThrowsError(try a.recordFailure(sourceID: SourceID(rawValue: 999), message: "x", now: t(2), nextDue: nil)) { error in
+            XCTAssertEqual(error as? StorageError, .noSuchSource(id: SourceID(rawValue: 999)))
+        }
+        // A person's command is never fenced.
+        try a.enable(sourceID: ids[0])
+    }
 }

@@ -18,6 +18,9 @@ public enum PostgresError: Error, Equatable, Sendable {
     case newerSchema(server: String, found: Int, supported: Int)
     /// The database has tables, but not a feeds schema.
     case notAFeedsDatabase(server: String, reason: String)
+    /// A worker's session (`PostgresStore.fence`) tried to record the outcome of a source whose
+    /// lease another worker (`holder`, nil when released) has taken: nothing was written.
+    case leaseLost(server: String, source: Int64, worker: String, holder: String?)
     /// A value the server returned is not what the schema allows (a column's text is no number).
     case unreadableValue(server: String, column: String, context: String)
 }
@@ -41,6 +44,9 @@ extension PostgresError: LocalizedError, CustomStringConvertible {
             return "PostgreSQL \(server) has feeds schema version \(found) but this feeds knows only up to \(supported); use a newer feeds"
         case let .notAFeedsDatabase(server, reason):
             return "PostgreSQL \(server) is not a feeds database (\(reason)); name an empty database or one feeds created"
+        case let .leaseLost(server, source, worker, holder):
+            let now = holder.map { "\($0) holds it now" } ?? "nobody holds it now"
+            return "PostgreSQL \(server): the lease of source \(source) is no longer \(worker)'s (it expired; \(now)), so this outcome is not recorded"
         case let .unreadableValue(server, column, context):
             return "PostgreSQL \(server) returned an unreadable \(column) while \(context)"
         }

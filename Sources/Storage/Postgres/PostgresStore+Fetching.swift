@@ -20,14 +20,14 @@ extension PostgresStore: FetchStateStore {
                     last_error = NULL, consecutive_failures = 0, next_due_at = $10,
                     reading_since = NULL, isolated_reason = NULL,
                     skipped_last = $11, skipped_total = least(skipped_total, 4611686018427387904) + $11
-                WHERE id = $1
+                WHERE id = $1\(fenceCondition(12).sql)
                 """, [SQLValue(sourceID), SQLValue(validators.etag), SQLValue(validators.lastModified),
                       SQLValue(feed.title), SQLValue(feed.link), SQLValue(feed.description),
                       // A zero or negative hint means nothing; dropping it beats failing the CHECK and the save.
                       SQLValue(feed.image), SQLValue(feed.refreshHintSeconds.flatMap { $0 > 0 ? $0 : nil }),
-                      SQLValue(now), SQLValue(nextDue), .integer(Int64(max(0, skipped)))],
+                      SQLValue(now), SQLValue(nextDue), .integer(Int64(max(0, skipped))), fenceCondition(12).value],
                 context: "saving a fetch of source \(sourceID)")
-            guard updated.changedRows > 0 else { throw StorageError.noSuchSource(id: sourceID) }
+            guard updated.changedRows > 0 else { throw try unchangedSourceError(sourceID) }
             return try saveCards(prepared, sourceID: sourceID, now: now)
         }
     }
@@ -108,11 +108,11 @@ extension PostgresStore: FetchStateStore {
             UPDATE sources SET last_attempt_at = $2, last_error = $3,
                 consecutive_failures = least(consecutive_failures, 1000000000) + 1, next_due_at = $4,
                 reading_since = NULL
-            WHERE id = $1
+            WHERE id = $1\(fenceCondition(5).sql)
             RETURNING consecutive_failures
-            """, [SQLValue(sourceID), SQLValue(now), .text(message), SQLValue(nextDue)],
+            """, [SQLValue(sourceID), SQLValue(now), .text(message), SQLValue(nextDue), fenceCondition(5).value],
             context: "recording a failure of source \(sourceID)")
-        guard result.rowCount > 0 else { throw StorageError.noSuchSource(id: sourceID) }
+        guard result.rowCount > 0 else { throw try unchangedSourceError(sourceID) }
         return try result.int(0, 0)
     }
 
@@ -135,7 +135,9 @@ extension PostgresStore: FetchStateStore {
     }
 
     public func enable(sourceID: SourceID) throws {
-        try updateSource(sourceID, "disabled_reason = NULL, consecutive_failures = 0, next_due_at = NULL", [], context: "enabling")
+        // A person's command (naming a disabled source), not a fetch's outcome: never fenced.
+        try updateSource(sourceID, "disabled_reason = NULL, consecutive_failures = 0, next_due_at = NULL", [], fenced: false,
+                         context: "enabling")
     }
 
     public func updateFetchURL(sourceID: SourceID, to url: String?) throws {

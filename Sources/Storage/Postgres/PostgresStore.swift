@@ -31,11 +31,36 @@ public final class PostgresStore {
     /// The schema version this program creates.
     public static var schemaVersion: Int { PostgresSchema.currentVersion }
 
-    /// One UPDATE of the source row $1 in its own transaction; $2… are `values`.
-    func updateSource(_ id: SourceID, _ assignments: String, _ values: [SQLValue], context: String) throws {
-        let result = try connection.execute("UPDATE sources SET \(assignments) WHERE id = $1", [SQLValue(id)] + values,
+    /// A worker's name, set by the worker: from then on this session records a fetch's outcome
+    /// (a save, a 304, a failure, a redirect, marks) only for sources whose lease that worker
+    /// still holds, or held until it expired with nobody taking it since; otherwise
+    /// `PostgresError.leaseLost`, and nothing is written. A worker that a slow fetch kept past
+    /// its lease then cannot overwrite what the worker that took the source over saved. Nil
+    /// (`feeds update` from cron, a person's commands): no condition.
+    public var fence: String?
+
+    /// The condition of `fence` on `sources` with the fence bound as parameter `$n`.
+    func fenceCondition(_ n: Int) -> (sql: String, value: SQLValue) {
+        (" AND ($\(n)::text IS NULL OR lease_owner = $\(n)::text)", SQLValue(fence))
+    }
+
+    /// Why an UPDATE of source `id` changed no row: it is not there, or the fence held it back.
+    func unchangedSourceError(_ id: SourceID) throws -> Error {
+        guard let fence else { return StorageError.noSuchSource(id: id) }
+        let exists = try connection.execute("SELECT lease_owner FROM sources WHERE id = $1", [SQLValue(id)],
+                                            context: "looking up source \(id)")
+        guard exists.rowCount > 0 else { return StorageError.noSuchSource(id: id) }
+        return PostgresError.leaseLost(server: server, source: id.rawValue, worker: fence, holder: exists.string(0, 0))
+    }
+
+    /// One UPDATE of the source row $1 in its own transaction; $2… are `values`; held back by
+    /// the fence unless `fenced` is false.
+    func updateSource(_ id: SourceID, _ assignments: String, _ values: [SQLValue], fenced: Bool = true, context: String) throws {
+        let (condition, fenceValue) = fenced ? fenceCondition(values.count + 2) : ("", SQLValue.null)
+        let result = try connection.execute("UPDATE sources SET \(assignments) WHERE id = $1\(condition)",
+                                            [SQLValue(id)] + values + (fenced ? [fenceValue] : []),
                                             context: "\(context) of source \(id)")
-        guard result.changedRows > 0 else { throw StorageError.noSuchSource(id: id) }
+        guard result.changedRows > 0 else { throw try unchangedSourceError(id) }
     }
 }
 
