@@ -20,10 +20,12 @@ BIN := .build/$(CONFIG)/feeds
 STATIC ?= --static-swift-stdlib
 
 # Debian packages the build and the tests need (C libraries and their pkg-config files).
-BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
+# libpq-dev: the PostgreSQL client library of the second store (issue 22).
+BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev libpq-dev pkg-config
 # What the pseudo-terminal tests run: the real less (and more, util-linux's, Essential on Debian);
-# mandoc checks the manual pages.
-TEST_PKGS := less mandoc
+# mandoc checks the manual pages; postgresql is the server the PostgreSQL store's tests start
+# on loopback in a temporary folder (initdb and pg_ctl from /usr/lib/postgresql/N/bin).
+TEST_PKGS := less mandoc postgresql
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 

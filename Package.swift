@@ -19,6 +19,12 @@ let package = Package(
         // loaded on first use instead of linked (see its header: start-up of every command).
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq's headers only, with no pkg-config (its `-lpq` would link what CLibPQShim loads
+        // on first use), for the PostgreSQL store (issue 22).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libpq's functions for Swift, the library loaded on first use instead of linked (see
+        // its header: start-up of every command, PostgreSQL or not).
+        .target(name: "CLibPQShim", dependencies: ["CLibPQ"], path: "Sources/CLibPQShim"),
 
         // The card model: plain values, no imports at all.
         .target(name: "FeedModel"),
@@ -28,8 +34,11 @@ let package = Package(
         .target(name: "FeedParsing", dependencies: ["FeedModel", "Markup", "CLibXML2"]),
         // HTTP over libcurl multi. Knows bytes and headers, not XML (dates as the model's Timestamp).
         .target(name: "Fetching", dependencies: ["FeedModel", "CCurlShim"]),
-        // SQLite store of sources, fetch state and cards. Knows no HTML.
-        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite"]),
+        // The store of sources, fetch state and cards, behind one interface (`SourceStore`,
+        // `FetchStateStore`, `CardReadingStore`; `SourceLeasing` and `SharedHostState` for many
+        // workers): SQLite (`FeedStore`, the embedded default) and PostgreSQL (`PostgresStore`).
+        // Knows no HTML; no SQLite or libpq type leaves it.
+        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQShim"]),
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.

@@ -14,7 +14,7 @@ _feeds() {
         cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
         words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD
     }
-    local commands="update sources add discover remove import export parse read browse search mark html cache help"
+    local commands="update sources add discover remove import export parse read browse search mark html cache migrate help"
     local orders="newest oldest source title relevance"
     local engines="ddg searxng opensearch susi hn"
 
@@ -43,7 +43,7 @@ _feeds() {
         --as|--search) _feeds_reply "$engines"; return ;;
         --source) _feeds_reply_sources; return ;;
         --out) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-        --since|--before|--every|--name|--tags|--tag|--limit|--title|--endpoint|--base|--charset|--jobs|--per-host|--timeout|--connect-timeout|--max-size|--cards)
+        --since|--before|--every|--name|--tags|--tag|--limit|--title|--endpoint|--base|--charset|--jobs|--per-host|--timeout|--connect-timeout|--max-size|--cards|--to|--from)
             return ;;
     esac
 
@@ -64,6 +64,7 @@ _feeds() {
         mark) options="--source --all --since --before"; values="read unread" ;;
         html) options="--out --since --title --tag --no-images --allow-internal" ;;
         cache) values="stats prune clear" ;;
+        migrate) options="--to --from" ;;
         help) values=$commands ;;
     esac
     if [[ $cur == -* ]]; then

@@ -14,7 +14,7 @@ function __feeds_sources
     feeds $home sources --json 2>/dev/null | sed -n 's/.*"name":"\(\([^"\\\\]\|\\\\.\)*\)".*/\1/p' | sed 's/\\\\"/"/g; s/\\\\\\\\/\\\\/g'
 end
 
-set -l commands update sources add discover remove import export parse read browse search mark html cache help
+set -l commands update sources add discover remove import export parse read browse search mark html cache migrate help
 complete -c feeds -f
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l home -r -a "(__fish_complete_directories)" -d 'keep everything under DIR'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l help -d 'the help'
@@ -33,6 +33,7 @@ complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a search -d 'f
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a mark -d 'mark cards read or unread'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a html -d 'write the digest as HTML pages'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a cache -d 'the image cache'
+complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a migrate -d 'copy the database into PostgreSQL'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a help -d 'the help of a command'
 
 # update
@@ -107,6 +108,9 @@ complete -c feeds -n '__fish_seen_subcommand_from html' -l title -x -d 'the site
 complete -c feeds -n '__fish_seen_subcommand_from html sources' -l tag -x -d 'only the sources with this tag'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l no-images -d 'do not download images'
 complete -c feeds -n '__fish_seen_subcommand_from html' -l allow-internal -d 'images on your own network'
+# migrate
+complete -c feeds -n '__fish_seen_subcommand_from migrate' -l to -x -d 'the PostgreSQL database'
+complete -c feeds -n '__fish_seen_subcommand_from migrate' -l from -x -d 'the SQLite database, sqlite:PATH'
 # cache, help
 complete -c feeds -n '__fish_seen_subcommand_from cache' -a 'stats prune clear'
 complete -c feeds -n '__fish_seen_subcommand_from help' -a "$commands"

@@ -20,6 +20,7 @@ enum CLI {
             MarkCommand.self,
             HTMLCommand.self,
             CacheCommand.self,
+            MigrateCommand.self,
         ]
     }
 

@@ -1,0 +1,115 @@
+/// The PostgreSQL schema, as the ordered list of migrations that build it: PostgreSQL's own
+/// list, apart from SQLite's (`Schema`), with the same rules. Migration *n* (1-based) takes a
+/// database from version *n − 1* to *n* (`feeds_schema` holds the versions applied); once a
+/// migration has shipped its text never changes, so a change is a new string at the end.
+///
+/// The tables mirror SQLite's (see `Schema` for the meaning of each column), with the same
+/// identity keys: `sources.url` UNIQUE, `cards (source_id, card_key)` UNIQUE. Times are bigint
+/// seconds since 1970 UTC, as there. What PostgreSQL adds is for many workers:
+/// - `sources.lease_owner`, `sources.lease_until`: the worker holding the source and until
+///   when (`SourceLeasing`); both set or both NULL.
+/// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
+/// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
+enum PostgresSchema {
+    /// The key of the advisory lock migrations hold, so two workers starting together migrate
+    /// one after the other ("FEDS").
+    static let migrationLock: Int64 = 0x4645_4453
+
+    static let migrations: [String] = [
+        // 1: sources (with leases), cards (with read state).
+        """
+        CREATE TABLE sources (
+            id                   bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            url                  text    NOT NULL UNIQUE CHECK (url <> ''),
+            fetch_url            text,
+            name                 text,
+            kind                 text    NOT NULL CHECK (kind IN ('feed', 'search')),
+            tags                 text    NOT NULL DEFAULT '',
+            etag                 text,
+            last_modified        text,
+            feed_title           text,
+            feed_link            text,
+            feed_description     text,
+            feed_image           text,
+            refresh_hint_seconds bigint  CHECK (refresh_hint_seconds > 0),
+            last_attempt_at      bigint,
+            last_success_at      bigint,
+            items_seen_at        bigint,
+            last_error           text,
+            consecutive_failures bigint  NOT NULL DEFAULT 0 CHECK (consecutive_failures >= 0),
+            next_due_at          bigint,
+            disabled_reason      text,
+            keep_days            bigint  CHECK (keep_days >= 0),
+            keep_count           bigint  CHECK (keep_count >= 0),
+            created_at           bigint  NOT NULL,
+            reading_since        bigint,
+            isolated_reason      text    CHECK (isolated_reason <> ''),
+            skipped_last         bigint  NOT NULL DEFAULT 0 CHECK (skipped_last >= 0),
+            skipped_total        bigint  NOT NULL DEFAULT 0 CHECK (skipped_total >= 0),
+            degraded             text,
+            lease_owner          text    CHECK (lease_owner <> ''),
+            lease_until          bigint,
+            CHECK ((lease_owner IS NULL) = (lease_until IS NULL))
+        );
+        -- What the leasing query walks: enabled sources, the longest waiting first.
+        CREATE INDEX sources_due ON sources (next_due_at NULLS FIRST, id) WHERE disabled_reason IS NULL;
+
+        CREATE TABLE cards (
+            id            bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            source_id     bigint  NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+            card_key      text    NOT NULL CHECK (card_key <> ''),
+            guid          text,
+            title         text,
+            description   text,
+            link          text,
+            image         text,
+            published     bigint,
+            updated       bigint,
+            author        text,
+            kind          text    NOT NULL CHECK (kind IN ('article', 'image')),
+            -- json, not jsonb: kept as written (jsonb refuses the escape \\u0000 a feed may carry).
+            enclosures    json    NOT NULL DEFAULT '[]' CHECK (json_typeof(enclosures) = 'array'),
+            content_hash  text    NOT NULL,
+            first_seen_at bigint  NOT NULL,
+            changed_at    bigint  NOT NULL,
+            last_seen_at  bigint  NOT NULL,
+            is_read       boolean NOT NULL DEFAULT false,
+            sort_date     bigint  NOT NULL,
+            undated       boolean GENERATED ALWAYS AS (published IS NULL AND updated IS NULL) STORED,
+            UNIQUE (source_id, card_key)
+        );
+        -- The listing orders, as SQLite's migration 2 (newest, unread newest, per source, oldest).
+        CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC);
+        CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE NOT is_read;
+        CREATE INDEX cards_source_by_date ON cards (source_id, undated, sort_date DESC, id DESC);
+        CREATE INDEX cards_oldest ON cards (undated, sort_date, id);
+        """,
+        // 2: per-host politeness shared by the workers (`SharedHostState`): the moment before
+        // which no worker asks a host again, and the request slots all workers hold, each a
+        // lease with a deadline (a killed worker's slots free themselves).
+        """
+        CREATE TABLE hosts (
+            host          text   PRIMARY KEY CHECK (host <> ''),
+            backoff_until bigint
+        );
+        CREATE TABLE host_slots (
+            id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            host   text   NOT NULL REFERENCES hosts (host) ON DELETE CASCADE,
+            worker text   NOT NULL CHECK (worker <> ''),
+            until  bigint NOT NULL
+        );
+        CREATE INDEX host_slots_by_host ON host_slots (host, until);
+        """,
+        // 3: the keys and indexes of the `title` and `source` orders (see `CardOrder`), in
+        // SQLite's byte order: lower-casing ASCII only and comparing bytes (COLLATE "C"),
+        // whatever the database's locale, so both backends list in the same order.
+        """
+        ALTER TABLE cards ADD COLUMN title_key text COLLATE "C"
+            GENERATED ALWAYS AS (nullif(lower(trim(title) COLLATE "C"), '')) STORED;
+        CREATE INDEX cards_by_title ON cards ((title_key IS NULL), title_key, undated, sort_date DESC, id DESC);
+        CREATE INDEX sources_by_name ON sources ((lower(coalesce(name, feed_title, url) COLLATE "C")), id);
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}
