@@ -166,16 +166,17 @@ public enum SourcesFile {
         var result = SourcesListing(exists: true)
         var seen: [String: Int] = [:]
         var globalRules: [CardRule] = []
-        // Lines split on the scalar "\n": as Characters, "\r\n" is one Character that is not
-        // "\n", and a file saved with CRLF line ends would read as one long line.
-        for (index, rawScalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines split on the byte "\n" (0x0A is never part of another character in UTF-8): as
+        // Characters, "\r\n" is one Character that is not "\n", and a file saved with CRLF line
+        // ends would read as one long line. Bytes, not unicode scalars: building each line
+        // scalar by scalar was half of the start-up of every command with 5,000 sources.
+        for (index, rawBytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let raw = String(decoding: rawBytes, as: UTF8.self)
             do {
-                if let entry = try readLine(index + 1, String(String.UnicodeScalarView(rawScalars)), path: path, seen: &seen,
-                                            globalRules: &globalRules) {
+                if let entry = try readLine(index + 1, raw, path: path, seen: &seen, globalRules: &globalRules) {
                     result.entries.append(entry)
                 }
             } catch let error as AggregatorError {
-                let raw = String(String.UnicodeScalarView(rawScalars))
                 result.problems.append(SourcesListing.Problem(error: error, identity: identity(ofLine: raw)))
             } catch {
                 result.problems.append(SourcesListing.Problem(error: .sourcesFile(path: path, line: index + 1, reason: "\(error)"), identity: nil))
