@@ -199,9 +199,8 @@ HT=$BENCH_WORK/html.tsv; : >"$HT"
 measure "$HT" "feeds html" cold 1 /dev/null /dev/null "$BIN" --home "$M" html --out "$M/site" --no-images
 files=$(find "$M/site" -type f | wc -l)
 touch "$BENCH_WORK/marker"; sleep 0.05
-for rep in $(seq "$BENCH_REPS"); do
-	measure "$HT" "feeds html" rerun "$rep" /dev/null /dev/null "$BIN" --home "$M" html --out "$M/site" --no-images
-done
+# Once: at a million cards a rerun took minutes (every archive page rendered and compared).
+measure "$HT" "feeds html" rerun 1 /dev/null /dev/null "$BIN" --home "$M" html --out "$M/site" --no-images
 echo "   $files files ($(du -sm "$M/site" | cut -f1) MB) written cold; the reruns rewrote $(find "$M/site" -type f -newer "$BENCH_WORK/marker" | wc -l)"
 "$PY" - "$HT" "$RES" <<'PY'
 import statistics, sys
@@ -209,7 +208,7 @@ runs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 base = statistics.median(float(l.split("\t")[3]) for l in open(sys.argv[2]) if l.split("\t")[1] == "version")
 re = [r for r in runs if r[1] == "rerun"]
 w = statistics.median(float(r[3]) for r in re)
-print("   rerun: %.3f s wall (median of %d), %.2f s cpu, %.1f MB peak RSS; work %.3f s (goal < 2 s: %s)"
+print("   rerun: %.3f s wall (%d run), %.2f s cpu, %.1f MB peak RSS; work %.3f s (goal < 2 s: %s)"
       % (w, len(re), statistics.median(float(r[4]) for r in re), max(int(r[5] or 0) for r in re) / 1024,
          w - base, "met" if w - base < 2 else "NOT met"))
 PY
