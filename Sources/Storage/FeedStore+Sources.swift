@@ -128,40 +128,7 @@ enum SourceReader {
     }
 
     static func read(_ db: Database, where condition: String, _ values: [SQLValue], counts: Counts = .perSource) throws -> [StoredSource] {
-        var joins = ""
-        let countColumns: String
-        switch counts {
-        case .perSource:
-            countColumns = """
-                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
-                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND c.is_read = 0)
-            """
-        case .grouped:
-            // INDEXED BY: the narrowest index led by source_id (the count reads every entry),
-            // and the partial index of the unread cards (migration 10), which holds no others.
-            countColumns = "coalesce(n.cards, 0), coalesce(u.cards, 0)"
-            joins = """
-                LEFT JOIN (SELECT source_id, count(*) AS cards FROM cards INDEXED BY cards_newest_per_source
-                           GROUP BY source_id) n ON n.source_id = s.id
-                LEFT JOIN (SELECT source_id, count(*) AS cards FROM cards INDEXED BY cards_unread_by_source
-                           WHERE is_read = 0 GROUP BY source_id) u ON u.source_id = s.id
-                """
-        case .none:
-            countColumns = "0, 0"
-        }
-        let statement = try db.prepare("""
-            SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
-                   s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
-                   s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
-                   s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
-                   s.keep_count, s.created_at,
-                   \(countColumns),
-                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
-            FROM sources s
-            \(joins)
-            WHERE \(condition)
-            ORDER BY s.id
-            """)
+        let statement = try db.prepare(sql(where: condition, counts: counts))
         return try statement.query(values) { row in
             StoredSource(
                 id: SourceID(rawValue: row.int64(0)),
@@ -190,5 +157,43 @@ enum SourceReader {
                 skippedTotal: row.int(28),
                 degraded: row.string(29))
         }
+    }
+
+    /// The SELECT of `read` (internal: tests EXPLAIN it).
+    static func sql(where condition: String, counts: Counts) -> String {
+        var joins = ""
+        let countColumns: String
+        switch counts {
+        case .perSource:
+            countColumns = """
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
+                   (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND c.is_read = 0)
+            """
+        case .grouped:
+            // INDEXED BY: the narrowest index led by source_id (the count reads every entry),
+            // and the partial index of the unread cards (migration 10), which holds no others.
+            countColumns = "coalesce(n.cards, 0), coalesce(u.cards, 0)"
+            joins = """
+                LEFT JOIN (SELECT source_id, count(*) AS cards FROM cards INDEXED BY cards_newest_per_source
+                           GROUP BY source_id) n ON n.source_id = s.id
+                LEFT JOIN (SELECT source_id, count(*) AS cards FROM cards INDEXED BY cards_unread_by_source
+                           WHERE is_read = 0 GROUP BY source_id) u ON u.source_id = s.id
+                """
+        case .none:
+            countColumns = "0, 0"
+        }
+        return """
+            SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
+                   s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
+                   s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
+                   s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
+                   s.keep_count, s.created_at,
+                   \(countColumns),
+                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
+            FROM sources s
+            \(joins)
+            WHERE \(condition)
+            ORDER BY s.id
+            """
     }
 }
