@@ -55,8 +55,8 @@ final class BigListingPlanTests: StoreTestCase {
         }
     }
 
-    /// Walking the order's index lists exactly the cards, in the order, that reading the
-    /// sources' cards and sorting them lists.
+    /// Walking the order's index, and sorting the keys alone, list exactly the cards, in the
+    /// order, that reading the sources' cards and sorting them lists.
     func testWalkingTheOrdersIndexListsWhatSortingLists() throws {
         let third = try XCTUnwrap(try store.source(url: "https://third.example/feed")).id
         try save([article("t0", title: "  apple", published: t(3)), article("t1", title: nil, published: t(3)),
@@ -69,9 +69,12 @@ final class BigListingPlanTests: StoreTestCase {
                 let resolved = try store.resolvingTag(query)
                 let sorted = FeedStore.listing(resolved, order: order)
                 let walked = FeedStore.listing(resolved, order: order, walkingOrderIndex: true)
+                let keys = FeedStore.listing(resolved, order: order, sortingKeys: true)
                 let expected = try store.readCards(sorted.sql, sorted.values).map(\.id)
                 XCTAssertFalse(expected.isEmpty, "\(order.name) \(query)")
                 XCTAssertEqual(try store.readCards(walked.sql, walked.values).map(\.id), expected, "\(order.name) \(query)")
+                XCTAssertEqual(try store.readCards(keys.sql, keys.values).map(\.id), expected, "\(order.name) \(query) keys")
+                XCTAssertEqual(try store.cards(query, order: order).map(\.id), expected, "\(order.name) \(query) cards")
             }
         }
     }
