@@ -7,9 +7,10 @@ extension FeedStore {
     public func cards(_ query: CardQuery = CardQuery(), order: CardOrder = .default) throws -> [StoredCard] {
         let query = try resolvingTag(query)
         let walk = try walksOrderIndex(query, order)
-        // Not walked: the few cards of those sources are sorted, by their keys alone.
-        let listing = Self.listing(query, order: order, walkingOrderIndex: walk,
-                                   sortingKeys: !walk && (query.sourceID != nil || query.tag != nil))
+        // Not walked, the cards of a tag's sources (any order but source), or of one source in
+        // oldest or title order, are sorted: by their keys alone.
+        let sorted = query.tag != nil ? order != .source : query.sourceID != nil && (order == .oldest || order == .title)
+        let listing = Self.listing(query, order: order, walkingOrderIndex: walk, sortingKeys: !walk && sorted)
         return try readCards(listing.sql, listing.values)
     }
 
@@ -21,10 +22,12 @@ extension FeedStore {
     /// limit × cards / theirs. So: walk when they have more than √(limit × cards) cards (7,000
     /// of a million for 50), counted up to there only. `source` with a tag always walks: sources
     /// by name, each tested against the tag (5,000 tests at most), each tagged one's cards by its
-    /// index, until `limit` are found; one source in `source` order reads its index, no sort.
+    /// index, until `limit` are found; one source in `source` or `newest` order reads its index, no sort.
     private func walksOrderIndex(_ query: CardQuery, _ order: CardOrder) throws -> Bool {
         guard let limit = query.limit, query.sourceID != nil || query.tag != nil else { return false }
         if order == .source { return query.tag != nil }
+        // One source in newest order: its own index (cards_source_by_date) is in that order.
+        if query.tag == nil && order == .newest { return false }
         // max(id) bounds the number of cards from above at no cost (ids only grow).
         let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
         // In Double: the product of two numbers from the database may be beyond Int64.
