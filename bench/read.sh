@@ -85,7 +85,8 @@ bounded "$PY" "$BENCH_DIR/report.py" read "$RES" "$INFO"
 echo
 echo "== read: feeds browse on $(grep '^cards' "$INFO" | cut -f2) cards (goals: first screen < 100 ms, a redraw < 16 ms)"
 if bounded "$PY" "$BENCH_DIR/browse_pty.py" "$BIN" "$H" "$BENCH_WORK/browse.tsv" --reps 20 2>"$LOG/browse.err"; then
-	awk -F'\t' '{ printf "  %-24s %10s\n", $1, $2 }' "$BENCH_WORK/browse.tsv"
+	printf '  %-28s %10s %10s\n' "" "wall" "cpu"
+	awk -F'\t' '{ printf "  %-28s %10s %10s\n", $1, $2, $3 }' "$BENCH_WORK/browse.tsv"
 else
 	echo "  ! browse bench failed"; tail -3 "$LOG/browse.err"; exit 1
 fi

@@ -38,11 +38,17 @@ public final class BrowseSession {
     private let environment: [String: String]
     private let resolveSource: (String) throws -> SourceID
     private let clock: () -> Timestamp
-    /// A search's listing, as ids (at most the relevance window, or the matches); nil without
-    /// a search, when the state's slice is read from the order's index (`FeedStore.listingWindow`):
-    /// no key reads every id of a listing.
-    private var searchIDs: [CardID]?
-    private var browsers: [ChildProcess] = []
+    /// A search's listing, as ids (at most the relevance window, or the matches; relevance's
+    /// order found as slices are read: `SearchListing`); nil without a search, when the state's
+    /// slice is read from the order's index (`FeedStore.listingWindow`): no key reads every id
+    /// of a listing.
+    private var searchIDs: SearchListing?
+    /// The browsers started and not yet reaped: each with its program's name and the commands
+    /// of `$BROWSER` after it (tried when it fails).
+    private var browsers: [(child: ChildProcess, name: String, rest: ArraySlice<[String]>)] = []
+    /// The database's `dataVersion` when the listing was last read: another value at a draw
+    /// means an update saved meanwhile, and the list is read anew (`showUpdates`).
+    private var seenVersion: Int64?
     private var running = true
 
     public init(store: FeedStore, options: BrowseOptions, size: (columns: Int, rows: Int),
@@ -63,6 +69,7 @@ public final class BrowseSession {
     /// The first screen reads only the first slice (its text) and counts the listing: start-up
     /// stays a few milliseconds whatever the database holds.
     public func load() throws {
+        seenVersion = try store.dataVersion()
         let cards = try store.listingWindow(query, order: listingOrder, offset: 0, limit: sliceSize)
         let total = cards.count < sliceSize ? cards.count : try store.listingCount(query)
         state.setSlice(cards, offset: 0, total: total, select: 0, top: nil)
@@ -101,14 +108,46 @@ public final class BrowseSession {
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }   // the terminal went away
                 state.message = nil
-                for key in Key.decode(Array(buffer[0..<n])) where running { handle(key) }
+                for key in Key.decode(completingEscape(Array(buffer[0..<n]), from: terminal.input)) where running { handle(key) }
                 changed = true
             } else if watch[0].revents != 0 {
                 break   // POLLHUP, POLLERR: no terminal any more
             }
-            if changed && running { terminal.write(BrowseDrawing.frame(screen)) }
+            if changed && running {
+                showUpdates()
+                terminal.write(BrowseDrawing.frame(screen))
+            }
         }
-        for browser in browsers where browser.exited() == nil { browser.disown() }
+        for browser in browsers where browser.child.exited() == nil { browser.child.disown() }
+    }
+
+    /// How long a read ending inside an escape sequence waits for the rest (an arrow key's
+    /// bytes split by a slow link or an ssh hop), before a lone ESC is taken as Escape.
+    static let escapeWaitMilliseconds: Int32 = 40
+
+    /// `bytes` with the rest of an escape sequence they end inside, read from `input` when it
+    /// comes within `escapeWaitMilliseconds` (else `bytes` as they are: a lone Escape).
+    private func completingEscape(_ bytes: [UInt8], from input: Int32) -> [UInt8] {
+        var bytes = bytes
+        var more = [UInt8](repeating: 0, count: 64)
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let end = Int64(deadline.tv_sec) * 1000 + Int64(deadline.tv_nsec) / 1_000_000 + Int64(Self.escapeWaitMilliseconds)
+        while Key.unfinishedEscape(bytes) > 0 {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = end - (Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+            guard left > 0 else { break }
+            var watch = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watch, 1, Int32(left))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, watch.revents & Int16(POLLIN) != 0 else { break }
+            let n = read(input, &more, more.count)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += more[0..<n]
+        }
+        return bytes
     }
 
     // MARK: keys
@@ -236,7 +275,7 @@ public final class BrowseSession {
         let start = max(0, min(index - size / 2, total - size))
         let cards: [StoredCard]
         if let searchIDs {
-            cards = try store.cards(ids: Array(searchIDs[start..<min(searchIDs.count, start + size)]))
+            cards = try store.cards(ids: searchIDs.ids(start..<(start + size)))
         } else {
             cards = try store.listingWindow(query, order: listingOrder, offset: start, limit: size)
         }
@@ -250,14 +289,17 @@ public final class BrowseSession {
     /// Lists anew (short reads, so an update meanwhile never waits): the listing counted, the
     /// place of the card with `keep` found (one count over the order's index), the slice around
     /// it read; it stays selected and in view when it is still listed (switching the order,
-    /// ending a search, `R`). A search reads its matches' ids (at most its window, or the matches).
-    private func relist(keep: CardID?) throws {
+    /// ending a search, `R`); else the card at the same place is, or the first with `elseFirst`
+    /// (a new filter). A search reads its matches' ids (at most its window, or the matches).
+    private func relist(keep: CardID?, elseFirst: Bool = false) throws {
+        // Read first: a commit during the reads below is seen at the next draw.
+        seenVersion = try store.dataVersion()
         let total: Int
         let found: Int?
         if let search = state.search {
-            let ids = try store.searchListing(search, query: query, order: listingOrder)
+            let ids = try store.searchListingWindow(search, query: query, order: listingOrder)
             total = ids.count
-            found = keep.flatMap { id in ids.firstIndex(of: id) }
+            found = try keep.flatMap { id in try ids.position(of: id) }
             searchIDs = ids
         } else {
             searchIDs = nil
@@ -277,8 +319,27 @@ public final class BrowseSession {
                 return
             }
         }
-        let index = found ?? min(state.position, max(0, total - 1))
+        let index = found ?? (elseFirst ? 0 : min(state.position, max(0, total - 1)))
         try loadSlice(around: index, total: total, top: nil)
+    }
+
+    /// Lists anew when another connection committed since the listing was read (a `feeds
+    /// update` from cron): the cards it saved show at this draw, no key needed. The selected
+    /// card stays selected on its row; a list shown from its first card still is (new cards
+    /// come in above). Only where the list is drawn: an open card stays as it is until `q`.
+    public func showUpdates() {
+        switch state.mode {
+        case .list, .chooser, .prompt: break
+        case .card, .help: return
+        }
+        guard let version = try? store.dataVersion(), version != seenVersion else { return }
+        let (firstShown, row, before) = (state.offset + state.top, state.selected - state.top, state.total)
+        attempt { try relist(keep: state.selectedCard?.id) }
+        state.top = (firstShown == 0 ? 0 : state.position - row) - state.offset
+        state.scrollToSelection(center: false)
+        if state.message == nil && state.total != before {
+            state.message = "updated: \(state.total) cards (\(state.total > before ? "+" : "")\(state.total - before))"
+        }
     }
 
     private func reloadKeepingSelection() {
@@ -324,8 +385,7 @@ public final class BrowseSession {
         if found == nil, beyond, let edge {
             attempt {
                 if let searchIDs {
-                    found = forward ? try store.firstUnread(among: searchIDs[min(searchIDs.count, state.offset + cards.count)...])
-                                    : try store.firstUnread(among: searchIDs[..<min(searchIDs.count, state.offset)], last: true)
+                    found = try firstUnread(in: searchIDs, forward: forward, from: forward ? state.offset + cards.count : state.offset)
                 } else {
                     found = try store.unreadPosition(from: edge.id, forward: forward, query, order: listingOrder)
                 }
@@ -339,6 +399,20 @@ public final class BrowseSession {
         if open { openSelected() }
     }
 
+    /// The place of the first unread card of a search's listing from `from` on (or the last
+    /// before it), read a slice at a time: only the slices read have their order settled.
+    private func firstUnread(in listing: SearchListing, forward: Bool, from: Int) throws -> Int? {
+        let step = sliceSize
+        var start = forward ? from : max(0, from - step)
+        var end = forward ? min(listing.count, from + step) : from
+        while start < end {
+            let ids = try listing.ids(start..<end)
+            if let found = try store.firstUnread(among: ids[...], last: !forward) { return start + found }
+            if forward { (start, end) = (end, min(listing.count, end + step)) } else { (start, end) = (max(0, start - step), start) }
+        }
+        return nil
+    }
+
     private func startPrompt(_ prompt: BrowseState.Prompt, _ current: String?) {
         state.typed = current ?? ""
         state.mode = .prompt(prompt)
@@ -349,14 +423,15 @@ public final class BrowseSession {
         state.search = text
         if text != nil && before.0 == nil { state.order = .relevance }
         if text == nil && state.order == .relevance { state.order = .newest }
-        relist { self.state.search = before.0; self.state.order = before.1 }
+        // A search starts at its first match (the best one); its end keeps the card selected.
+        relist(keep: text == nil ? state.selectedCard?.id : nil) { self.state.search = before.0; self.state.order = before.1 }
     }
 
     private func applyTag(_ tag: String?) {
         let before = (query.tag, state.tag)
         query.tag = tag
         state.tag = tag
-        relist { self.query.tag = before.0; self.state.tag = before.1 }
+        relist(keep: state.selectedCard?.id) { self.query.tag = before.0; self.state.tag = before.1 }
     }
 
     private func applySource(_ name: String?) {
@@ -370,15 +445,14 @@ public final class BrowseSession {
             query.sourceID = nil
         }
         state.sourceName = name
-        relist { self.query.sourceID = before.0; self.state.sourceName = before.1 }
+        relist(keep: state.selectedCard?.id) { self.query.sourceID = before.0; self.state.sourceName = before.1 }
     }
 
-    /// Lists anew, the selection kept where it can be; on an error (a search SQLite cannot
-    /// parse) `undo` puts the listing's settings back, and says why.
-    private func relist(undo: () -> Void) {
-        let keep = state.selectedCard?.id
+    /// Lists anew, the card `keep` selected if listed, else the first; on an error (a search
+    /// SQLite cannot parse) `undo` puts the listing's settings back, and says why.
+    private func relist(keep: CardID?, undo: () -> Void) {
         do {
-            try relist(keep: keep)
+            try relist(keep: keep, elseFirst: true)
         } catch {
             undo()
             state.message = describe(error)
@@ -415,34 +489,56 @@ public final class BrowseSession {
     }
 
     /// Opens `url` in `$BROWSER` (else xdg-open) without waiting: in a process group of its own,
-    /// its input and output on /dev/null, so it neither takes the terminal nor writes on the screen.
+    /// its input and output on /dev/null, so it neither takes the terminal nor writes on the
+    /// screen. `$BROWSER`'s commands are tried in turn (`Browser.commands`): the next when one
+    /// cannot be started (not found), or when it ends in failure (seen by `reapBrowsers`).
     private func openInBrowser(_ url: String?) {
         guard let url, WebAddress(parsing: url).isWebURL else {
             state.message = "this card has no web link"
             return
         }
-        let command = Browser.command(url: url, environment: environment)
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { if null >= 0 { close(null) } }
-        do {
-            let child = try ChildProcess(command, stdin: null, stdout: null, stderr: null, ownGroup: true, environment: environment)
-            browsers.append(child)
+        if startBrowser(Browser.commands(url: url, environment: environment)[...]) {
             state.message = "opened " + TerminalText.line(url)
-        } catch {
-            state.message = "cannot open the link: \(error)"
         }
     }
 
-    /// Reaps the browsers that ended; says so when one failed. Whether the screen changed.
+    /// Starts the first of `commands` that starts; whether one did (else the message says why).
+    private func startBrowser(_ commands: ArraySlice<[String]>) -> Bool {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        var rest = commands
+        var failure = "no browser command"
+        while let command = rest.popFirst() {
+            do {
+                let child = try ChildProcess(command, stdin: null, stdout: null, stderr: null, ownGroup: true, environment: environment)
+                browsers.append((child, command[0], rest))
+                return true
+            } catch {
+                failure = "cannot open the link with \(TerminalText.line(command[0])): \(error)"
+            }
+        }
+        state.message = failure
+        return false
+    }
+
+    /// Reaps the browsers that ended; one that failed is followed by the next of `$BROWSER`'s
+    /// commands, and the last one failing says so. Whether the screen changed.
     private func reapBrowsers() -> Bool {
         var changed = false
-        browsers.removeAll { child in
-            guard let status = child.exited() else { return false }
-            if status != 0 {
-                state.message = "the browser (\(Browser.name(environment))) ended with status \(status)"
-                changed = true
-            }
+        var failed: [(name: String, status: Int32, rest: ArraySlice<[String]>)] = []
+        browsers.removeAll { browser in
+            guard let status = browser.child.exited() else { return false }
+            if status != 0 { failed.append((browser.name, status, browser.rest)) }
             return true
+        }
+        for failure in failed {
+            changed = true
+            let why = "the browser (\(TerminalText.line(failure.name))) ended with status \(failure.status)"
+            if failure.rest.isEmpty || !startBrowser(failure.rest) {
+                if failure.rest.isEmpty { state.message = why }
+            } else {
+                state.message = why + "; trying " + TerminalText.line(failure.rest.first![0])
+            }
         }
         return changed
     }
@@ -471,36 +567,5 @@ public final class BrowseSession {
 extension String {
     func trimmingBlanks() -> String {
         String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-    }
-}
-
-/// The browser command: `$BROWSER` (words split on blanks, `%s` replaced by the URL, else the
-/// URL added as the last argument; never through a shell, the URL is one argument whatever it
-/// holds), else `xdg-open URL`.
-public enum Browser {
-    public static func command(url: String, environment: [String: String]) -> [String] {
-        let words = (environment["BROWSER"] ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard !words.isEmpty else { return ["xdg-open", url] }
-        if words.contains(where: { $0.contains("%s") }) {
-            return words.map { $0.replacingPercentS(with: url) }
-        }
-        return words + [url]
-    }
-
-    static func name(_ environment: [String: String]) -> String {
-        let words = (environment["BROWSER"] ?? "").split(separator: " ")
-        return TerminalText.line(words.first.map(String.init) ?? "xdg-open")
-    }
-}
-
-extension String {
-    func replacingPercentS(with value: String) -> String {
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: "%s") {
-            out += rest[..<range.lowerBound] + value
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
     }
 }

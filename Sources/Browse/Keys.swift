@@ -7,7 +7,8 @@ public enum Key: Equatable, Sendable {
     case unknown
 
     /// The keys in `bytes` (one read's worth). An escape sequence cut by the end of the read
-    /// is taken as Escape then its characters, which only a very slow link would cause.
+    /// is taken as Escape then its characters: the key loop waits for the rest of one first
+    /// (`unfinishedEscape`), so only a link slower than that wait cuts one.
     public static func decode(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var i = 0
@@ -36,6 +37,21 @@ public enum Key: Equatable, Sendable {
         }
         return keys
     }
+
+    /// How many bytes at the end of `bytes` begin an escape sequence without ending it (a lone
+    /// ESC, ESC `[` or ESC `O`, then parameters): the rest of an arrow key may be on its way.
+    /// 0 when the bytes end with a whole key; at most `longestEscape`, past which the bytes are
+    /// no key this reader knows and are not waited for.
+    public static func unfinishedEscape(_ bytes: [UInt8]) -> Int {
+        guard let start = bytes.lastIndex(of: 0x1B), bytes.count - start <= longestEscape else { return 0 }
+        let rest = bytes[(start + 1)...]
+        guard let introducer = rest.first else { return 1 }
+        guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else { return 0 }
+        return rest.dropFirst().allSatisfy { (0x20...0x3F).contains($0) } ? bytes.count - start : 0
+    }
+
+    /// The longest escape sequence waited for: ESC [ 1 ; 5 ~ and the like, with room.
+    public static let longestEscape = 16
 
     /// The key of the escape sequence at `i` and its length in bytes.
     static func escape(_ bytes: [UInt8], at i: Int) -> (Key, Int) {

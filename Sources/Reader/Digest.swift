@@ -46,8 +46,14 @@ public struct Digest {
     /// One card's lines, each ending in "\n".
     /// Every string from the card goes through `TerminalText` here, before any styling.
     public func block(_ stored: StoredCard) -> String {
+        block(stored, plainText: stored.card.description.map { HTMLText.plainText($0) })
+    }
+
+    /// `block` with the card's description as plain text already (`HTMLText.plainText`, then
+    /// changed by the caller: `feeds browse` numbers its links).
+    public func block(_ stored: StoredCard, plainText: String?) -> String {
         let card = stored.card
-        let text = card.description.map { TerminalText.lines(HTMLText.plainText($0)) } ?? ""
+        let text = plainText.map { TerminalText.lines($0) } ?? ""
         var lines: [String] = []
         let title: String
         if let t = card.title, !t.isEmpty {

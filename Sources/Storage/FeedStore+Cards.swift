@@ -106,7 +106,9 @@ extension FeedStore {
     }
 
     /// A search's rows of `columns`, read by `read`: whole cards, or the ids of a listing.
+    /// `scoresOnly`: the relevance window's rows alone, `id, score` by rowid (see `listing`).
     func searchRows<Row>(_ text: String, query: CardQuery, order: CardOrder, window: Int, columns: String,
+                                 scoresOnly: Bool = false,
                                  read: (String, [SQLValue]) throws -> [Row]) throws -> [Row] {
         let query = try resolvingTag(query)
         guard !text.allSatisfy(\.isWhitespace) else {
@@ -136,12 +138,12 @@ extension FeedStore {
                     filter.ids = Set(ids)
                     defer { filter.ids = [] }
                     let listing = Self.listing(query, order: order, search: text, window: window,
-                                               preselected: oldest...newest, columns: columns)
+                                               preselected: oldest...newest, columns: columns, scoresOnly: scoresOnly)
                     return try read(listing.sql, listing.values)
                 }
             }
             let listing = Self.listing(query, order: order, search: text, walk: try walksOrder(text, query, order),
-                                       window: window, columns: columns)
+                                       window: window, columns: columns, scoresOnly: scoresOnly)
             return try read(listing.sql, listing.values)
         } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
             // The SQL is ours and fixed, so a plain SQL error here comes from the search text:
@@ -201,14 +203,15 @@ extension FeedStore {
     /// The SELECT (and its parameters) of a listing, optionally of search matches only (`walk`:
     /// see `walksOrder`); internal so tests can EXPLAIN it. `preselected`: a relevance search
     /// whose filters are applied through `CardIDFilter` (its ids, all within the range, set by
-    /// the caller) rather than by reading each match's card row. `walkingOrderIndex`: a listing
-    /// of some sources' cards walks the order's index (see `walksOrderIndex`). `sortingKeys`: a
-    /// limited listing that SQLite sorts (some sources' cards) sorts the cards' ids and keys,
-    /// then reads the `limit` rows: sorting whole rows (descriptions included) of a source's
-    /// 5,000 cards cost 40 ms.
+    /// the caller) rather than by reading each match's card row. `scoresOnly`: of a relevance
+    /// search, the window's `id, score` rows alone, unsorted (`SearchListing` sorts them).
+    /// `walkingOrderIndex`: a listing of some sources' cards walks the order's index (see
+    /// `walksOrderIndex`). `sortingKeys`: a limited listing that SQLite sorts (some sources'
+    /// cards) sorts the cards' ids and keys, then reads the `limit` rows: sorting whole rows
+    /// (descriptions included) of a source's 5,000 cards cost 40 ms.
     static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
                         window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil,
-                        columns: String = cardColumns, joinSources: Bool = true,
+                        columns: String = cardColumns, joinSources: Bool = true, scoresOnly: Bool = false,
                         walkingOrderIndex: Bool = false, sortingKeys: Bool = false) -> (sql: String, values: [SQLValue]) {
         let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
         var filter = preselecting ? CardFilter() : cardFilter(query, unindexedSources: walkingOrderIndex && search == nil, order: order)
@@ -247,6 +250,7 @@ extension FeedStore {
                 \(filter.whereClause)
                 ORDER BY card_search.rowid DESC LIMIT \(max(1, window))
                 """
+            if scoresOnly { return (matches, filter.values) }
             // The outer queries keep the parameters (the window uses them) but no conditions.
             filter.moveConditionsOut()
             values = filter.values

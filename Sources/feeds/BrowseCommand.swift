@@ -15,10 +15,11 @@ enum BrowseCommand: Command {
 
         A full-screen reader on the terminal's alternate screen: one line a card (N: unread,
         local date, source, title), Enter opens a card (its text, links numbered, images and
-        enclosures), o opens its link in $BROWSER (else xdg-open), r marks read or unread,
-        n/p go to the next/previous unread card, / searches (as 'feeds search'), t and s filter
-        by tag and source, S switches the sort order and O lists the orders, R reloads,
-        ? shows every key, q goes back or quits. A card is marked read when it is opened, and
+        enclosures), o opens its link in $BROWSER (commands separated by colons, tried in
+        turn; else xdg-open), r marks read or unread, n/p go to the next/previous unread card,
+        / searches (as 'feeds search'), t and s filter by tag and source, S switches the sort
+        order and O lists the orders, R reloads (cards an update saves meanwhile show at the
+        next key anyway), ? shows every key, q goes back or quits. A card is marked read when it is opened, and
         the mark is saved at once. Needs a terminal (exit status 2 otherwise).
 
         options:

@@ -99,20 +99,20 @@ final class BrowseDrawingTests: XCTestCase {
             "  Local · 2h ago · #3",
             "  https://local.example/2",
             "",
-            "  A short text with a link",
-            "  <https://other.example/x>.",
+            "  A short text with a link [2].",
+            "",
             "j/k scroll  1-9 link  o browser  r read  n/p unre…",
         ])
         state.scrollCard(Int.max)
         XCTAssertEqual(texts(state)[1...6], [
-            "  A short text with a link",
-            "  <https://other.example/x>.",
+            "",
+            "  A short text with a link [2].",
             "",
             "  Links:",
             "  [1] https://local.example/2",
             "  [2] https://other.example/x",
         ])
-        XCTAssertEqual(texts(state)[0], "feeds browse · 3/3 · Local · unread · lines 5-10 …")
+        XCTAssertEqual(texts(state)[0], "feeds browse · 3/3 · Local · unread · lines 4-9 o…")
     }
 
     func testTheChooserListsTheRegistrysLabelsAndMarksTheCurrentOne() {

@@ -96,6 +96,25 @@ final class BrowseTerminalTests: XCTestCase {
         assertQuits(terminal, with: "qq", modes: before)
     }
 
+    /// `$BROWSER` a list: a command not found is passed over, one that fails is followed by the
+    /// next, each as soon as its failure is seen.
+    func testBrowserListTriesEachCommandInTurn() throws {
+        try makeHome()
+        let record = home.directory.file("opened").path
+        let failing = home.directory.file("failing.sh").path
+        let recorder = home.directory.file("recorder.sh").path
+        try "#!/bin/sh\necho \"failed $1\" >> '\(record)'\nexit 3\n".write(toFile: failing, atomically: false, encoding: .utf8)
+        try "#!/bin/sh\necho \"$@\" >> '\(record)'\n".write(toFile: recorder, atomically: false, encoding: .utf8)
+        chmod(failing, 0o755)
+        chmod(recorder, 0o755)
+        let terminal = try start(columns: 250, environment: ["BROWSER": home.directory.file("missing").path + ":\(failing):\(recorder) --url=%s"])
+        terminal.send("jo")
+        XCTAssertTrue(waitForFile(record, containing: "failed https://local.example/1\n--url=https://local.example/1\n"),
+                      "the missing one passed over, the failing one followed by the next")
+        XCTAssertTrue(terminal.wait(forText: "the browser (\(failing)) ended with status 3; trying \(recorder)"), terminal.screen.text)
+        assertQuits(terminal, modes: before)
+    }
+
     func testRTogglesReadAndTheStoreFollows() throws {
         let terminal = try start()
         terminal.send("r")
@@ -126,6 +145,25 @@ final class BrowseTerminalTests: XCTestCase {
         terminal.send("\u{1B}")
         XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 8/60 · newest first") ?? false },
                       "Escape ends the search, the card found stays selected:\n\(terminal.screen.text)")
+        assertQuits(terminal, modes: before)
+    }
+
+    /// An arrow key whose bytes come in two reads (ESC, then `[B` a moment later, as over a
+    /// slow link) is one key, not Escape (which would end the search) then `[` and `B`.
+    func testAnEscapeSequenceSplitAcrossReadsIsOneKey() throws {
+        let terminal = try start()
+        terminal.send("jjjjj/river\r")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 1/60 · best search match first") ?? false },
+                      "a search starts at its best match:\n\(terminal.screen.text)")
+        for position in 2...4 {
+            terminal.send("\u{1B}")
+            usleep(10_000)
+            terminal.send("[B")
+            XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · \(position)/60 · best search match first") ?? false },
+                          "moved down, the search still on:\n\(terminal.screen.text)")
+        }
+        terminal.send("\u{1B}")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.contains("newest first") ?? false }, "a lone Escape ends the search:\n\(terminal.screen.text)")
         assertQuits(terminal, modes: before)
     }
 
@@ -250,6 +288,42 @@ final class BrowseTerminalTests: XCTestCase {
         XCTAssertTrue(terminal.screen.text.contains("reloaded: 61 cards"), terminal.screen.text)
         terminal.send("q")
         XCTAssertEqual(terminal.waitForExit(timeout: 2), 0)
+    }
+
+    /// An update from outside (a new source on the loopback server) while browse runs: nothing
+    /// changes until a key, then the next draw lists its card, the selected card kept.
+    func testCardsAnUpdateSavesAppearAtTheNextDraw() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/fresh.xml", .text("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>Fresh feed</title><link>https://fresh.example/</link>
+            <item><guid>fresh</guid><title>Fresh card</title><link>https://fresh.example/1</link>
+            <pubDate>\(httpDate(Date()))</pubDate><description>new</description></item>
+            </channel></rss>
+            """, contentType: "application/rss+xml"))
+        let terminal = try start()
+        terminal.send("j")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 2/60") ?? false }, terminal.screen.text)
+        let sources = home.directory.file("sources")
+        try (String(contentsOf: sources, encoding: .utf8) + "\(server.url("/fresh.xml")) name=Fresh\n")
+            .write(to: sources, atomically: false, encoding: .utf8)
+        let update = try FeedsCommand.run(["--home", home.path, "update", "--all"], timeout: 20)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertEqual(server.requests(path: "/fresh.xml").count, 1)
+        terminal.pump(0.3)
+        XCTAssertFalse(terminal.screen.text.contains("Fresh card"), "no draw without a key:\n\(terminal.screen.text)")
+
+        terminal.send("j")
+        XCTAssertTrue(terminal.wait { $0.lines.first?.hasPrefix("feeds browse · 4/61") ?? false },
+                      "j moved to Card 2, now the fourth:\n\(terminal.screen.text)")
+        let lines = terminal.screen.lines
+        XCTAssertTrue(lines[1].hasSuffix("Fresh  Fresh card"), "the new card first, in view:\n\(terminal.screen.text)")
+        XCTAssertTrue(lines[4].hasSuffix("Local  Card 2"), "the selected card on the fourth row:\n\(terminal.screen.text)")
+        XCTAssertTrue(terminal.screen.text.contains("updated: 61 cards (+1)"), terminal.screen.text)
+        terminal.send("\r")
+        XCTAssertTrue(terminal.wait(forText: "Local · 2h ago · #3"), "Enter opens the card kept:\n\(terminal.screen.text)")
+        assertQuits(terminal, with: "qq", modes: before)
     }
 
     func testNotATerminalIsOneLineAndStatus2() throws {
