@@ -6,6 +6,7 @@
   report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
   report.py html CARDS RUNS.tsv FILES.tsv       (FILES: files written cold, rewritten by the rerun, KB)
   report.py read RUNS.tsv INFO.tsv              (RUNS' file column is the query label; INFO: key value)
+  report.py scale RUNS.tsv INFO.tsv             (as read; the goal judged on wall and on cpu)
 
 FILES.tsv: name bytes items(generator)
 RUNS.tsv:  tool file rep wall_s cpu_s rss_kb rc stderr_lines   (bench/lib.sh measure)
@@ -201,8 +202,37 @@ def read(runs_tsv, info_tsv):
     print(table(["query", "wall_s", "work_s", "cpu_s", "peak_rss_MB", "goal <50ms work", "rc"], rows))
 
 
+def scale(runs_tsv, info_tsv):
+    """The read/search/sources commands on a big database: the goal (< 50 ms of work) judged on
+    the wall time less start-up (`feeds --version`), and on the CPU time (user + sys, 10 ms
+    resolution) less start-up's, which a busy machine disturbs less."""
+    info = {r[0]: r[1] for r in read_tsv(info_tsv)}
+    runs = {}
+    for r in read_tsv(runs_tsv):
+        runs.setdefault(r[1], []).append({"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6])})
+    v = runs.get("version", [{"wall": 0, "cpu": 0}])
+    base_wall, base_cpu = statistics.median(r["wall"] for r in v), statistics.median(r["cpu"] for r in v)
+    rows, missed = [], []
+    for label, rs in runs.items():
+        walls = [r["wall"] for r in rs]
+        m, c = statistics.median(walls), statistics.median(r["cpu"] for r in rs)
+        bad = [r["rc"] for r in rs if r["rc"] != 0]
+        work, cpu_work = max(0, m - base_wall), max(0, c - base_cpu)
+        goal = "-" if label == "version" else "%s / %s" % ("ok" if work < 0.050 else "MISSED", "ok" if cpu_work < 0.050 else "MISSED")
+        if label != "version" and cpu_work >= 0.050:
+            missed.append(label)
+        rows.append([label, "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
+                     "%.3f" % work, "%.2f" % c, "%.1f" % (max(r["rss"] for r in rs) / 1024), goal,
+                     "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
+    print("SCALE (%s cards, database %s MB)" % (info.get("cards", "?"), info.get("db_mb", "?")))
+    print("wall = median (min-max) of the whole process; work = wall - wall of `feeds --version` (start-up);")
+    print("cpu = median user+sys; the goal (< 50 ms of work) judged on work / on cpu less start-up's cpu")
+    print(table(["query", "wall_s", "work_s", "cpu_s", "peak_rss_MB", "goal wall / cpu", "rc"], rows))
+    print("missed on cpu: %s" % (", ".join(missed) if missed else "none"))
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "json", "update", "read", "html"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("parse", "json", "update", "read", "html", "scale"):
         sys.exit(__doc__)
     if sys.argv[1] == "parse":
         parse(*sys.argv[2:5])
@@ -214,6 +244,8 @@ def main():
         html(*sys.argv[2:5])
     elif sys.argv[1] == "read":
         read(*sys.argv[2:4])
+    elif sys.argv[1] == "scale":
+        scale(*sys.argv[2:4])
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # The project's own benchmark (`make bench`): feeds against its peers, on generated data only.
 #
 #   bench/run.sh BIN [--quick] [--only SECTION,...] [--reps N] [--seed N] [--mb A,B]
-#                    [--timeout SECONDS] [--keep]
+#                    [--timeout SECONDS] [--keep] [--cards N] [--sources N]
 #
 #   BIN           the feeds binary to measure (make bench passes .build/release/feeds)
 #   --quick       smoke test: small inputs (2 MB / 10 MB), 1 repetition
@@ -12,23 +12,29 @@
 #   --mb A,B      sizes of the generated feeds in MB (default 20,100; --quick: 2,10)
 #   --timeout S   bound on every single command (default 300 s)
 #   --keep        keep the work directory (generated feeds, logs, raw TSV) and print its path
+#   --cards N     run the opt-in section scale on a database of N cards (default with --only
+#                 scale: 1,000,000; --quick: 20,000); --sources N: over N sources (default 5,000)
 #
 # Sections are scripts bench/SECTION.sh, run in order with the settings in BENCH_* variables
 # (see bench/lib.sh). Today: parse (throughput and memory of `feeds parse --json` vs sfeed,
 # xmllint --stream and feedparser), json (`feeds parse --json` on realistic and hostile JSON
 # Feeds and SearXNG answers: MB/s and peak RSS per input MB vs python3 json and feedparser), update (200 feeds on loopback vs sfeed_update, newsboat) and
-# read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold). Add a section by writing bench/NAME.sh and listing it in
+# read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold), and,
+# only when asked for (--only scale or --cards N), scale (a million cards over 5,000 sources:
+# read, search, sources, update, html rerun, sizes, retention). Add a section by writing bench/NAME.sh and listing it in
 # SECTIONS. A missing peer is skipped with a note; a failing section makes the exit status 1.
 # Nothing here touches the network; everything runs in a temporary directory removed at exit.
 set -u
 { # whole script in one block: bash parses it up front, so editing this file mid-run is safe
 
-SECTIONS="parse json update read html"
+SECTIONS="parse json update read html scale"
+# What runs without --only: scale (a million cards: minutes to build) only when --cards is given.
+DEFAULT_SECTIONS="parse json update read html"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
 
-BIN= QUICK=0 ONLY= REPS= SEED=1 MB= STEP_TIMEOUT=300 KEEP=0
+BIN= QUICK=0 ONLY= REPS= SEED=1 MB= STEP_TIMEOUT=300 KEEP=0 CARDS= SOURCES=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
@@ -38,6 +44,8 @@ while [ $# -gt 0 ]; do
 	--mb) MB=${2:?--mb needs sizes}; shift ;;
 	--timeout) STEP_TIMEOUT=${2:?--timeout needs seconds}; shift ;;
 	--keep) KEEP=1 ;;
+	--cards) CARDS=${2:?--cards needs a number}; shift ;;
+	--sources) SOURCES=${2:?--sources needs a number}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "bench: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) [ -z "$BIN" ] || { echo "bench: one binary only (got $BIN and $1)" >&2; exit 2; }; BIN=$1 ;;
@@ -48,7 +56,7 @@ done
 [ -x "$BIN" ] && [ -f "$BIN" ] || { echo "bench: $BIN is not an executable file (build it: make build)" >&2; exit 2; }
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 if [ "$QUICK" = 1 ]; then : "${REPS:=1}" "${MB:=2,10}"; else : "${REPS:=3}" "${MB:=20,100}"; fi
-[ -n "$ONLY" ] || ONLY=$(echo $SECTIONS | tr ' ' ',')
+[ -n "$ONLY" ] || ONLY=$(echo $DEFAULT_SECTIONS ${CARDS:+scale} | tr ' ' ',')
 for s in ${ONLY//,/ }; do
 	[ -f "$HERE/$s.sh" ] || { echo "bench: no section '$s' (have: $SECTIONS)" >&2; exit 2; }
 done
@@ -62,7 +70,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 export BENCH_BIN=$BIN BENCH_QUICK=$QUICK BENCH_REPS=$REPS BENCH_SEED=$SEED BENCH_MB=$MB \
-	BENCH_TIMEOUT=$STEP_TIMEOUT BENCH_DIR=$HERE BENCH_WORK=$WORK
+	BENCH_TIMEOUT=$STEP_TIMEOUT BENCH_DIR=$HERE BENCH_WORK=$WORK BENCH_CARDS=$CARDS BENCH_SOURCES=${SOURCES:-5000}
 export HOME=$WORK/home; mkdir -p "$HOME"   # keep every tool's dotfiles inside the work dir
 export LC_ALL=C.UTF-8
 

@@ -57,6 +57,9 @@ public final class Workspace {
     /// not read is not one of them (its line is reported instead).
     public func orphans() throws -> [StoredSource] {
         let listed = Set(entries.map(\.url) + problems.compactMap(\.identity))
+        // Configurations first (no card counted): there is rarely an orphan, and `feeds sources`
+        // has counted every source's cards once already.
+        guard try store.sourceConfigurations().contains(where: { !listed.contains($0.url) }) else { return [] }
         return try store.sources().filter { !listed.contains($0.configuration.url) }
     }
 

@@ -264,7 +264,16 @@ enum Schema {
         """
         ALTER TABLE sources ADD COLUMN degraded TEXT;
         """,
-        // Append migration 10 here; never edit the ones above.
+        // 10: a big database (issue 21: 1,000,000 cards over 5,000 sources): the unread cards
+        // by source. Counting each source's unread cards read the row of every card (to see
+        // `is_read`): `feeds sources`, and every `feeds update` (which lists the sources), took
+        // 1.7 s. With this index the count reads the unread cards' entries only, a few bytes
+        // each; the insert of a new card (unread) writes one more small entry, marking it read
+        // removes it.
+        """
+        CREATE INDEX cards_unread_by_source ON cards (source_id) WHERE is_read = 0;
+        """,
+        // Append migration 11 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -1,0 +1,92 @@
+import XCTest
+import FeedModel
+import TestSupport
+@testable import Storage
+
+/// The query plans of what `bench/scale.sh` times on a million cards: every order of a limited
+/// listing, with the filters combined as a person combines them (unread, a tag, one source), is
+/// an index scan (no TEMP B-TREE over the cards), and the counts of `feeds sources` read indexes
+/// only. (No ANALYZE ever runs, so the plans are the same on 10 cards as on a million.)
+final class BigListingPlanTests: StoreTestCase {
+    private var news: SourceID!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        news = try addSource("https://news.example/feed", name: "News", tags: ["news"])
+        let other = try addSource("https://other.example/feed", name: "Other", tags: ["world"])
+        _ = try addSource("https://third.example/feed", name: "Third", tags: ["world"])
+        try save((0..<5).map { article("n\($0)", published: t($0)) }, to: news, at: t(10))
+        try save((0..<5).map { article("o\($0)", published: t($0)) }, to: other, at: t(10))
+    }
+
+    private func plan(_ sql: String, _ values: [SQLValue] = []) throws -> String {
+        try store.db.prepare("EXPLAIN QUERY PLAN " + sql).query(values) { $0.string(3) ?? "" }.joined(separator: "\n")
+    }
+
+    func testLimitedListingsWithCombinedFiltersAreIndexScans() throws {
+        let queries = [CardQuery(limit: 50), CardQuery(unreadOnly: true, limit: 50), CardQuery(unreadOnly: true, since: t(2), limit: 50)]
+        for order in [CardOrder.newest, .oldest, .source, .title] {
+            for query in queries {
+                let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
+                let text = try plan(listing.sql, listing.values)
+                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query):\n\(text)")
+            }
+        }
+        // A tag's or a source's many cards: the order's index walked, each card's source tested
+        // (`walksOrderIndex` chooses it when they have more than √(limit × cards) cards).
+        // (A tag's few cards are read by source and sorted: they are few.)
+        for order in [CardOrder.newest, .oldest, .source, .title] {
+            for query in [CardQuery(tag: "news", limit: 50), CardQuery(tag: "news", unreadOnly: true, limit: 50),
+                          CardQuery(tag: "world", limit: 50), CardQuery(tag: "world", unreadOnly: true, limit: 50),
+                          CardQuery(sourceID: news, limit: 50), CardQuery(sourceID: news, unreadOnly: true, limit: 50)] {
+                let listing = FeedStore.listing(try store.resolvingTag(query), order: order, walkingOrderIndex: true)
+                let text = try plan(listing.sql, listing.values)
+                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query) walking:\n\(text)")
+            }
+        }
+        // One source (newest and source: its index; oldest and title sort that source's cards
+        // only, as CardOrder documents), unread or not.
+        for order in [CardOrder.newest, .source] {
+            for query in [CardQuery(sourceID: news, limit: 50), CardQuery(sourceID: news, unreadOnly: true, limit: 50)] {
+                let listing = FeedStore.listing(query, order: order)
+                let text = try plan(listing.sql, listing.values)
+                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query):\n\(text)")
+            }
+        }
+    }
+
+    /// Walking the order's index, and sorting the keys alone, list exactly the cards, in the
+    /// order, that reading the sources' cards and sorting them lists.
+    func testWalkingTheOrdersIndexListsWhatSortingLists() throws {
+        let third = try XCTUnwrap(try store.source(url: "https://third.example/feed")).id
+        try save([article("t0", title: "  apple", published: t(3)), article("t1", title: nil, published: t(3)),
+                  Card(id: "t2", title: "Zed", link: "https://third.example/2")], to: third, at: t(11))
+        try store.markRead(.cards(try store.cards(CardQuery(limit: 4)).map(\.id)))
+        for order in [CardOrder.newest, .oldest, .source, .title] {
+            for query in [CardQuery(tag: "world", limit: 3), CardQuery(tag: "world", unreadOnly: true, limit: 4),
+                          CardQuery(tag: "news", limit: 50), CardQuery(sourceID: third, limit: 2),
+                          CardQuery(sourceID: third, unreadOnly: true, limit: 50), CardQuery(tag: "world", since: t(3), limit: 9)] {
+                let resolved = try store.resolvingTag(query)
+                let sorted = FeedStore.listing(resolved, order: order)
+                let walked = FeedStore.listing(resolved, order: order, walkingOrderIndex: true)
+                let keys = FeedStore.listing(resolved, order: order, sortingKeys: true)
+                let expected = try store.readCards(sorted.sql, sorted.values).map(\.id)
+                XCTAssertFalse(expected.isEmpty, "\(order.name) \(query)")
+                XCTAssertEqual(try store.readCards(walked.sql, walked.values).map(\.id), expected, "\(order.name) \(query)")
+                XCTAssertEqual(try store.readCards(keys.sql, keys.values).map(\.id), expected, "\(order.name) \(query) keys")
+                XCTAssertEqual(try store.cards(query, order: order).map(\.id), expected, "\(order.name) \(query) cards")
+            }
+        }
+    }
+
+    func testSourceCountsReadIndexesOnly() throws {
+        let all = try plan(SourceReader.sql(where: "1", counts: .grouped))
+        XCTAssertTrue(all.contains("COVERING INDEX cards_newest_per_source"), all)
+        XCTAssertTrue(all.contains("INDEX cards_unread_by_source"), all)
+        XCTAssertFalse(all.contains("TEMP B-TREE"), all)
+        XCTAssertFalse(all.contains("SCAN cards\n") || all.hasSuffix("SCAN cards"), all)
+        let one = try plan(SourceReader.sql(where: "s.id = ?1", counts: .perSource), [.integer(news.rawValue)])
+        XCTAssertTrue(one.contains("COVERING INDEX cards_newest_per_source"), one)
+        XCTAssertTrue(one.contains("INDEX cards_unread_by_source"), one)
+    }
+}
