@@ -244,10 +244,15 @@ public struct FetchLoad: Sendable, Hashable {
     }
 
     /// The body bytes the running transfers are likely to hold once done: each the mean body
-    /// of those completed so far (0 before any completed, and for runs of bodiless 304s).
+    /// of those completed so far (0 for runs of bodiless 304s), or `unknownBodyBytes` before
+    /// any completed (so a cold start with hundreds of transfers allowed does not start them
+    /// all at once, each bringing a body).
     public var expectedBodyBytes: Int {
-        completed == 0 ? 0 : running * (completedBodyBytes / completed)
+        completed == 0 ? running * Self.unknownBodyBytes : running * (completedBodyBytes / completed)
     }
+
+    /// What a body is taken to weigh before any has arrived: a typical feed's.
+    public static let unknownBodyBytes = 64 << 10
 }
 
 /// Wakes a thread waiting in `Fetcher.fetchAll` (curl_multi_wakeup, the one multi call that is
