@@ -3,7 +3,8 @@
 
   report.py parse FILES.tsv RUNS.tsv ITEMS.tsv
   report.py json FILES.tsv RUNS.tsv             (FILES: name bytes values)
-  report.py update FEEDS RUNS.tsv ITEMS.tsv     (RUNS' file column is PASS@LATENCY, e.g. cold@0ms)
+  report.py update HOSTS RUNS.tsv ITEMS.tsv CORPUS.tsv  (RUNS' file column is nSIZE.PASS@LATENCY,
+                                                e.g. n200.cold@0ms; CORPUS: size items)
   report.py html CARDS RUNS.tsv FILES.tsv       (FILES: files written cold, rewritten by the rerun, KB)
   report.py read RUNS.tsv INFO.tsv              (RUNS' file column is the query label; INFO: key value)
 
@@ -121,39 +122,93 @@ def json_section(files_tsv, runs_tsv):
     print(table(["tool", "file", "MB", "values", "wall_s", "MB/s", "cpu_s", "peak_rss_MB", "rss/MB", "rc"], rows))
 
 
-def update(feeds, runs_tsv, items_tsv):
+def update(hosts, runs_tsv, items_tsv, corpus_tsv):
+    """Per size and latency: cold and all-304 (3rd) passes of each tool; ratios to sfeed_update,
+    wall per feed, CPU, peak RSS, items stored vs the corpus; then the goals of issue 21."""
+    hosts = int(hosts)
+    corpus = {int(r[0]): int(r[1]) for r in read_tsv(corpus_tsv)}
     items = {(r[0], r[1]): r[2] for r in read_tsv(items_tsv)}
     runs = {}
     for r in read_tsv(runs_tsv):
         runs.setdefault((r[0], r[1]), []).append(
             {"wall": float(r[3]), "cpu": float(r[4] or 0), "rss": int(r[5] or 0), "rc": int(r[6])})
     order = ["feeds", "sfeed_update", "newsboat"]
-    passes = []
-    for _, p in runs:
-        if p not in passes:
-            passes.append(p)
-    rows, med = [], {}
-    for p in passes:
-        for tool in sorted({t for t, q in runs if q == p}, key=lambda t: order.index(t) if t in order else 99):
-            rs = runs[(tool, p)]
+    labels = []
+    for _, label in runs:
+        if label not in labels:
+            labels.append(label)
+
+    def parts(label):  # n200.cold@0ms -> (200, "cold", 0)
+        size, rest = label[1:].split(".", 1)
+        p, lat = rest.split("@")
+        return int(size), p, int(lat[:-2])
+
+    med, rows = {}, []
+    for label in labels:
+        n, p, lat = parts(label)
+        if p == "2nd":
+            continue  # newsboat's half-way pass; cold and 3rd (all 304s for every tool) are compared
+        for tool in sorted({t for t, q in runs if q == label}, key=lambda t: order.index(t) if t in order else 99):
+            rs = runs[(tool, label)]
             walls = [r["wall"] for r in rs]
             m = statistics.median(walls)
-            med[(tool, p)] = m
+            med[(tool, n, p, lat)] = m
             bad = [r["rc"] for r in rs if r["rc"] != 0]
-            rows.append([p, tool, "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
-                         "%.2f" % statistics.median(r["cpu"] for r in rs), "%.1f" % (max(r["rss"] for r in rs) / 1024),
-                         items.get((tool, p), "-"), "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
-    print("UPDATE (%s feeds on loopback; wall = median (min-max) over reps; 3rd = all 304 for every tool)" % feeds)
-    print(table(["pass", "tool", "wall_s", "cpu_s", "peak_rss_MB", "items", "rc"], rows))
-    print("\nGOALS")
-    for lat in ("0ms", "50ms"):
-        f, s = med.get(("feeds", "cold@" + lat)), med.get(("sfeed_update", "cold@" + lat))
-        print("  cold@%-5s feeds / sfeed_update   %7s  (goal <= 0.25x)" % (lat, ratio(f, s)))
-    f = med.get(("feeds", "3rd@50ms"))
-    peers = [med[(t, "3rd@50ms")] for t in ("sfeed_update", "newsboat") if (t, "3rd@50ms") in med]
-    print("  all-304@50ms feeds / best peer %7s  (goal <= 0.5x)" % ratio(f, min(peers) if peers else None))
-    rss = max((r["rss"] for (t, _), rs in runs.items() if t == "feeds" for r in rs), default=0) / 1024
-    print("  feeds peak RSS                 %6.1f MB (goal <= 40 MB)" % rss)
+            got = items.get((tool, label), "-")
+            want = corpus.get(n)
+            shown = got if got == "-" or want is None else "%s/%d%s" % (got, want, "" if int(got) == want else " (!)")
+            sf = med.get(("sfeed_update", n, p, lat))
+            rows.append([n, "%d ms" % lat, "all-304" if p == "3rd" else p, tool,
+                         "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
+                         "%.2f" % (1000 * m / n), "%.2f" % statistics.median(r["cpu"] for r in rs),
+                         "%.1f" % (max(r["rss"] for r in rs) / 1024), shown,
+                         "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
+    # the ratio column: feeds' wall over sfeed_update's, same size, pass and latency
+    for row in rows:
+        if row[3] == "feeds":
+            p = "3rd" if row[2] == "all-304" else row[2]
+            row.insert(5, ratio(med.get(("feeds", row[0], p, int(row[1][:-3]))),
+                                med.get(("sfeed_update", row[0], p, int(row[1][:-3])))))
+        else:
+            row.insert(5, "")
+    print("UPDATE (%d loopback hosts; wall = median (min-max) over reps; all-304 = 3rd pass, every tool answered 304;"
+          " ms/feed = wall per feed; items = stored after the pass / in the corpus)" % hosts)
+    print(table(["feeds", "latency", "pass", "tool", "wall_s", "vs_sfeed", "ms/feed", "cpu_s", "peak_rss_MB", "items", "rc"], rows))
+
+    print("\nGOALS (issue 21)")
+    sizes = sorted({k[1] for k in med})
+    for lat in sorted({k[3] for k in med}):
+        for n in sizes:
+            f, s_ = med.get(("feeds", n, "cold", lat)), med.get(("sfeed_update", n, "cold", lat))
+            if f is None:
+                continue
+            print("  cold %5d feeds @%-3d ms: %6.2f ms/feed, feeds / sfeed_update %7s  (goal <= 0.25x)"
+                  % (n, lat, 1000 * f / n, ratio(f, s_)))
+        per = [1000 * med[("feeds", n, "cold", lat)] / n for n in sizes if ("feeds", n, "cold", lat) in med]
+        if len(per) > 1:
+            flat = all(b <= a * 1.1 for a, b in zip(per, per[1:]))
+            print("  cold @%d ms wall per feed %s: %s (goal: flat or falling, within 10%%)"
+                  % (lat, " -> ".join("%.2f" % x for x in per), "met" if flat else "NOT met"))
+    big = max(sizes) if sizes else None
+    f0 = med.get(("feeds", big, "3rd", 0))
+    if f0 is not None:
+        goal = "met" if f0 < 2 else "NOT met"
+        print("  all-304 %d feeds @0 ms: %.3f s (goal at 5,000 feeds: < 2 s%s)"
+              % (big, f0, ": " + goal if big >= 5000 else "; %s at this size" % goal))
+    f50 = med.get(("feeds", big, "3rd", 50))
+    if f50 is not None:
+        trips = max(1.0, big / (hosts * 24.0))
+        bound = 1.5 * trips * 0.050
+        print("  all-304 %d feeds @50 ms: %.3f s = %.1f round trips; %d / (%d hosts x 24 per host) = %.1f -> goal <= %.3f s: %s"
+              % (big, f50, f50 / 0.050, big, hosts, trips, bound, "met" if f50 <= bound else "NOT met"))
+    for n in sizes:
+        rss = max((r["rss"] for (t, label), rs in runs.items() if t == "feeds" and parts(label)[0] == n for r in rs),
+                  default=0) / 1024
+        print("  feeds peak RSS at %5d feeds: %5.1f MB (goal <= 40 MB: %s)" % (n, rss, "met" if rss <= 40 else "NOT met"))
+    lost = [(n, items.get(("feeds", "n%d.cold@%dms" % (n, lat)))) for n in sizes for lat in sorted({k[3] for k in med})]
+    missing = [(n, got) for n, got in lost if got not in (None, "-") and int(got) != corpus.get(n)]
+    print("  items saved = corpus at every size: %s" % ("met" if not missing else "NOT met: " + ", ".join(
+        "%d feeds %s/%d" % (n, got, corpus[n]) for n, got in missing)))
 
 
 def html(cards, runs_tsv, files_tsv):
@@ -209,7 +264,7 @@ def main():
     elif sys.argv[1] == "json":
         json_section(*sys.argv[2:4])
     elif sys.argv[1] == "update":
-        update(*sys.argv[2:5])
+        update(*sys.argv[2:6])
     elif sys.argv[1] == "html":
         html(*sys.argv[2:5])
     elif sys.argv[1] == "read":

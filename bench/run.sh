@@ -2,7 +2,8 @@
 # The project's own benchmark (`make bench`): feeds against its peers, on generated data only.
 #
 #   bench/run.sh BIN [--quick] [--only SECTION,...] [--reps N] [--seed N] [--mb A,B]
-#                    [--timeout SECONDS] [--keep]
+#                    [--timeout SECONDS] [--keep] [--feeds N,...] [--hosts N] [--latency MS,...]
+#                    [--peers sfeed_update,newsboat]
 #
 #   BIN           the feeds binary to measure (make bench passes .build/release/feeds)
 #   --quick       smoke test: small inputs (2 MB / 10 MB), 1 repetition
@@ -12,11 +13,15 @@
 #   --mb A,B      sizes of the generated feeds in MB (default 20,100; --quick: 2,10)
 #   --timeout S   bound on every single command (default 300 s)
 #   --keep        keep the work directory (generated feeds, logs, raw TSV) and print its path
+#   --feeds LIST  update: list sizes, comma-separated (default 200; --quick: 40), e.g. 200,1000,5000
+#   --hosts N     update: loopback addresses serving the feeds (default 20)
+#   --latency L   update: per-response latencies in ms (default 0,50)
+#   --peers LIST  update: peers to run beside feeds (default sfeed_update,newsboat; "none")
 #
 # Sections are scripts bench/SECTION.sh, run in order with the settings in BENCH_* variables
 # (see bench/lib.sh). Today: parse (throughput and memory of `feeds parse --json` vs sfeed,
 # xmllint --stream and feedparser), json (`feeds parse --json` on realistic and hostile JSON
-# Feeds and SearXNG answers: MB/s and peak RSS per input MB vs python3 json and feedparser), update (200 feeds on loopback vs sfeed_update, newsboat) and
+# Feeds and SearXNG answers: MB/s and peak RSS per input MB vs python3 json and feedparser), update (200 feeds, or the sizes of --feeds, on 20 loopback hosts vs sfeed_update, newsboat: cold and all-304 passes) and
 # read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold). Add a section by writing bench/NAME.sh and listing it in
 # SECTIONS. A missing peer is skipped with a note; a failing section makes the exit status 1.
 # Nothing here touches the network; everything runs in a temporary directory removed at exit.
@@ -26,9 +31,10 @@ set -u
 SECTIONS="parse json update read html"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -u/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; }
 
 BIN= QUICK=0 ONLY= REPS= SEED=1 MB= STEP_TIMEOUT=300 KEEP=0
+FEEDS= HOSTS=20 LATENCIES=0,50 PEERS=sfeed_update,newsboat
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=1 ;;
@@ -38,6 +44,10 @@ while [ $# -gt 0 ]; do
 	--mb) MB=${2:?--mb needs sizes}; shift ;;
 	--timeout) STEP_TIMEOUT=${2:?--timeout needs seconds}; shift ;;
 	--keep) KEEP=1 ;;
+	--feeds) FEEDS=${2:?--feeds needs sizes}; shift ;;
+	--hosts) HOSTS=${2:?--hosts needs a number}; shift ;;
+	--latency) LATENCIES=${2:?--latency needs milliseconds}; shift ;;
+	--peers) PEERS=${2:?--peers needs a list}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) echo "bench: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) [ -z "$BIN" ] || { echo "bench: one binary only (got $BIN and $1)" >&2; exit 2; }; BIN=$1 ;;
@@ -61,6 +71,7 @@ cleanup() { if [ "$KEEP" = 1 ]; then echo "work dir kept: $WORK"; else rm -rf "$
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+export BENCH_FEEDS=${FEEDS:-200} BENCH_FEEDS_GIVEN=$FEEDS BENCH_HOSTS=$HOSTS BENCH_LATENCIES=$LATENCIES BENCH_PEERS=$PEERS
 export BENCH_BIN=$BIN BENCH_QUICK=$QUICK BENCH_REPS=$REPS BENCH_SEED=$SEED BENCH_MB=$MB \
 	BENCH_TIMEOUT=$STEP_TIMEOUT BENCH_DIR=$HERE BENCH_WORK=$WORK
 export HOME=$WORK/home; mkdir -p "$HOME"   # keep every tool's dotfiles inside the work dir

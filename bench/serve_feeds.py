@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Loopback HTTP/1.1 server for the update bench (stdlib only).
 
-Usage: serve_feeds.py ROOT --port-file FILE [--latency-ms 0] [--max-seconds 900]
+Usage: serve_feeds.py ROOT --port-file FILE [--latency-ms 0] [--max-seconds 900] [--hosts 1]
 
 Serves the files of ROOT on 127.0.0.1 (a free port, written to FILE) with keep-alive, ETag and
 Last-Modified, answering If-None-Match / If-Modified-Since with 304, gzip when the client
 accepts it (bodies compressed once, kept in memory), and --latency-ms of delay before every
 response (the round trip of a distant server). Stops by itself after --max-seconds.
+With --hosts N the same files are served on 127.0.0.1 ... 127.0.0.N too (one port), so a client
+sees N servers (per-host connection limits then apply per address, as with N real hosts).
 """
 import argparse, email.utils, gzip, http.server, os, socketserver, sys, threading, time
 
@@ -15,16 +17,21 @@ ap.add_argument("root")
 ap.add_argument("--port-file", required=True)
 ap.add_argument("--latency-ms", type=float, default=0)
 ap.add_argument("--max-seconds", type=float, default=900)
+ap.add_argument("--hosts", type=int, default=1)
 args = ap.parse_args()
 
-STORE = {}
+STORE, BY_INODE = {}, {}
 for name in os.listdir(args.root):
     path = os.path.join(args.root, name)
-    body = open(path, "rb").read()
-    mtime = int(os.stat(path).st_mtime)
-    STORE["/" + name] = {"body": body, "gz": gzip.compress(body, 6, mtime=0),
+    st = os.stat(path)
+    key = (st.st_dev, st.st_ino)  # hard links (the bench's copies of one document) compressed once
+    if key not in BY_INODE:
+        body = open(path, "rb").read()
+        mtime = int(st.st_mtime)
+        BY_INODE[key] = {"body": body, "gz": gzip.compress(body, 6, mtime=0),
                          "etag": '"%x-%x"' % (mtime, len(body)),
                          "lm": email.utils.formatdate(mtime, usegmt=True)}
+    STORE["/" + name] = BY_INODE[key]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -67,6 +74,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 srv = Server(("127.0.0.1", 0), Handler)
+port = srv.server_address[1]
+for h in range(2, max(1, args.hosts) + 1):  # loopback only: 127.0.0.0/8 is all local on Linux
+    extra = Server(("127.0.0.%d" % h, port), Handler)
+    threading.Thread(target=extra.serve_forever, daemon=True).start()
 threading.Timer(args.max_seconds, lambda: os._exit(0)).start()
 with open(args.port_file + ".tmp", "w") as out:
     out.write(str(srv.server_address[1]))

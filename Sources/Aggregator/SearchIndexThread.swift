@@ -23,12 +23,16 @@ final class SearchIndexThread: @unchecked Sendable {
     private var indexed = 0
 
     private let batch: Int
+    /// Refreshes between two checkpoints of the logs (see `run`).
+    private let checkpointEvery: Int
+    private var refreshes = 0
     private let maxWaiting: Int
     private var thread: Thread?
 
     /// Starts the thread, which opens its own connection to the index of `storePath`.
-    init(storePath: String, batch: Int, maxWaiting: Int = 4_000) {
+    init(storePath: String, batch: Int, checkpointEvery: Int = 1, maxWaiting: Int = 4_000) {
         self.batch = max(1, batch)
+        self.checkpointEvery = max(1, checkpointEvery)
         self.maxWaiting = max(batch, maxWaiting)
         let thread = Thread { [self] in run(storePath: storePath) }
         thread.name = "feeds-search-index"
@@ -80,8 +84,11 @@ final class SearchIndexThread: @unchecked Sendable {
                     let refresh = try indexer.refresh(rows)
                     indexed += refresh.indexed
                     last = refresh
-                    // The logs, copied here while the writer saves (see `UpdateRunner.checkpointPages`).
-                    try? indexer.checkpoint()
+                    // The logs, copied here while the writer saves (see `UpdateRunner.checkpointPages`),
+                    // every few refreshes: each checkpoint copies every page changed since the last
+                    // one, and the same index pages change again between two refreshes.
+                    refreshes += 1
+                    if refreshes % checkpointEvery == 0 { try? indexer.checkpoint() }
                 } catch {
                     failure = error  // later refreshes would fail alike; the next run or search catches up
                 }

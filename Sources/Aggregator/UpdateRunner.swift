@@ -99,10 +99,18 @@ public struct UpdateRunner {
     public var parseWorkers = 1
     /// New cards after which the search index thread brings the index up to date during the
     /// run (the rest at its end; see `SearchIndexThread`). Their index rows (text extracted on
-    /// the parsing thread) wait in memory until then, up to about 2 KB each. 100 rather than
-    /// 500: the last refresh, which the run waits for, took ~40 ms at 500 (measured: cold run
-    /// at 50 ms of latency -2%, peak memory -1 MB; FTS5 merges the smaller segments as it goes).
-    public var searchIndexBatch = 100
+    /// the parsing thread) wait in memory until then, up to about 2 KB each. 500: at 200 feeds
+    /// 100 measured better (the last refresh, which the run waits for, ~40 ms at 500; cold at
+    /// 50 ms of latency -2%, peak memory -1 MB), but FTS5's merging grows with the index and
+    /// each refresh is one more segment to merge: at 1,000 feeds (60,000 cards) the index thread
+    /// took 39% of the run's CPU at 100, and 500 cut the run's CPU by 8% (9.5 -> 8.7 s).
+    public var searchIndexBatch = 500
+    /// Refreshes of the search index between two checkpoints of the logs by its thread (every
+    /// 5,000 cards): each checkpoint copies every page changed since the last, and with the
+    /// indexes' pages all over the file that is most of them each time. Measured at 1,000 feeds
+    /// (CPU of the cold run): a checkpoint every 1,000 cards 8.8 s, every 3,000 8.2 s, only when
+    /// a log reaches `checkpointPages` 8.0 s; at 200 feeds every 100 cards cost 46 fdatasyncs.
+    public var checkpointEveryRefreshes = 10
     /// Body bytes waiting to be parsed plus those the running downloads are expected to bring
     /// (their number times the mean body so far) above which no further download starts:
     /// bounds peak memory, which 24 feeds arriving at once from a fast host would otherwise
@@ -112,6 +120,14 @@ public struct UpdateRunner {
     /// wait for the server, and 1 MiB held them to ~16 at once: 1.4 s where 2 MiB took 1.07 s
     /// (make bench's feeds). 2 MiB costs up to 2 MB more peak memory; 4 MiB bought nothing.
     public var maxBufferedBytes = 2 << 20
+    /// The outcomes of finished sources are written together, in one transaction, once this
+    /// many cards, sources or parsed body bytes wait (and at the end of the run): a commit per
+    /// source wrote the same index pages to the log again and again (443 log frames per source
+    /// of 60 cards, 200 sources: 145,000 writes). The bytes bound what the parsed cards waiting
+    /// hold in memory; a kill loses only the waiting outcomes, which the next run fetches again.
+    public var saveBatchCards = 2_000
+    public var saveBatchSources = 100
+    public var saveBatchBytes = 1 << 20
     /// Write-ahead log pages after which the saving thread itself checkpoints (64 MB at most:
     /// the search index thread checkpoints the log without waiting after each of its refreshes,
     /// so this is the bound should it fall behind), and SQLite's page cache: see
@@ -140,17 +156,17 @@ public struct UpdateRunner {
 
     static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
 
-    /// The sources `selection` picks, in file order. Throws `noSuchSource` for a name that
-    /// matches nothing.
+    /// The sources `selection` picks, in file order (their card counts not counted: see
+    /// `FeedStore.sources(counting:)`). Throws `noSuchSource` for a name that matches nothing.
     public func select(_ selection: UpdateSelection, in workspace: Workspace, now: Timestamp) throws -> [(entry: SourceEntry, stored: StoredSource)] {
         switch selection {
         case .all:
-            return try workspace.sources().filter { !$0.stored.isDisabled }
+            return try workspace.sources(counting: false).filter { !$0.stored.isDisabled }
         case .due:
-            let due = Set(try workspace.store.dueSources(at: now).map(\.id))
-            return try workspace.sources().filter { due.contains($0.stored.id) }
+            let due = Set(try workspace.store.dueSources(at: now, counting: false).map(\.id))
+            return try workspace.sources(counting: false).filter { due.contains($0.stored.id) }
         case .isolatedChild(let id):
-            return try workspace.sources().filter { $0.stored.id == id }
+            return try workspace.sources(counting: false).filter { $0.stored.id == id }
         case .named(let names):
             var picked: [(entry: SourceEntry, stored: StoredSource)] = []
             var seen = Set<SourceID>()
@@ -178,7 +194,9 @@ public struct UpdateRunner {
         }
         var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
         var requests: [FetchRequest] = []
-        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.store.fetchURLs(), folder: workspace.sourcesFolder,
+        // Once: resolving it reads every symlink on the path (5 readlink calls), per source it was.
+        let folder = workspace.sourcesFolder
+        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.store.fetchURLs(), folder: folder,
                                     sourcesFile: workspace.paths.sourcesFile)
         // A source whose recorded redirect leads to another line's address is not fetched: that
         // line's cards are the ones kept; the person is told which line to delete, at every run.
@@ -199,10 +217,10 @@ public struct UpdateRunner {
             }
             byID[source.stored.id.rawValue] = source
             if let search = source.entry.search {
-                requests.append(searchRequest(source, search, folder: workspace.sourcesFolder))
+                requests.append(searchRequest(source, search, folder: folder))
                 continue
             }
-            let own = source.entry.requestURL(relativeTo: workspace.sourcesFolder)
+            let own = source.entry.requestURL(relativeTo: folder)
             let url = source.stored.fetchURL ?? own
             // Internal addresses on the origin the owner wrote, not on one a redirect taught.
             requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,
@@ -221,10 +239,11 @@ public struct UpdateRunner {
         let fetcher = try Fetcher(limits: limits)
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
-        var searches = SearchRun(folder: workspace.sourcesFolder)
+        var searches = SearchRun(folder: folder)
         let store = workspace.store
         try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
-        let indexing = SearchIndexThread(storePath: store.path, batch: searchIndexBatch)
+        let indexing = SearchIndexThread(storePath: store.path, batch: searchIndexBatch,
+                                         checkpointEvery: checkpointEveryRefreshes)
         var indexingFinished = false
         func finishIndexing() {
             guard !indexingFinished else { return }
@@ -251,9 +270,38 @@ public struct UpdateRunner {
             pool?.close()
             withExtendedLifetime(fetcher) {}  // the workers' waker points into it
         }
+        // Outcomes waiting to be written together (see `saveBatchCards`), and the sources among
+        // them whose reading marks the next mark clears (parsed: their reading is over).
+        var queued: [() -> SourceReport] = []
+        var queuedCards = 0, queuedBytes = 0
+        var released: [SourceID] = []
+        func flush() {
+            guard !queued.isEmpty else { return }
+            let writes = queued
+            (queued, queuedCards, queuedBytes, released) = ([], 0, 0, [])
+            var reports: [SourceReport] = []
+            reports.reserveCapacity(writes.count)
+            do {
+                try store.inOneTransaction { for write in writes { reports.append(write()) } }
+            } catch {
+                // Not committed (the lock, a full disk): each on its own, so each source gets
+                // its own outcome or its own error, as without batching.
+                reports = writes.map { $0() }
+            }
+            for report in reports { finished(report) }
+        }
+        func enqueue(cards: Int = 0, bytes: Int = 0, _ write: @escaping () -> SourceReport) {
+            queued.append(write)
+            queuedCards += cards
+            queuedBytes += bytes
+            if queuedCards >= saveBatchCards || queued.count >= saveBatchSources || queuedBytes >= saveBatchBytes { flush() }
+        }
         func saveParsed(_ done: (id: Int64, outcome: ParsePool.Outcome)) {
             guard let received = parsing.removeValue(forKey: done.id) else { return }
-            finished(save(received, done.outcome, store: store))
+            released.append(received.source.stored.id)
+            var cards = 0
+            if case .parsed(_, let count, _, _, _) = done.outcome { cards = count }
+            enqueue(cards: cards, bytes: received.bodyBytes) { save(received, done.outcome, store: store) }
         }
 
         fetcher.fetchAll(requests, onComplete: { request, result in
@@ -263,9 +311,17 @@ public struct UpdateRunner {
                 return
             }
             let now = clock()
-            let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now, claims: claims)
+            // Anything but a feed to parse (304, an error): recorded with the next batch.
+            guard pool == nil || Self.bringsFeed(result) else {
+                let answer = result.map(\.withoutBody)
+                return enqueue { receive(source, request: request, result: answer, store: store, now: now, claims: claims).report }
+            }
+            let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now, claims: claims,
+                                                    releasing: released)
+            released = []
             guard let response else { return finished(report) }
-            let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now)
+            let received = Received(source: source, response: response.withoutBody, hints: hints, report: report, now: now,
+                                    bodyBytes: response.body.count)
             let options = ParseOptions(baseURL: response.finalURL, charset: response.charset)
             guard let pool else {
                 return finished(save(received, ParsePool.parse(.init(id: request.id, body: response.body, options: options,
@@ -291,6 +347,7 @@ public struct UpdateRunner {
             return pending.count < pool.capacity && load.expectedBodyBytes + pending.bytes < maxBufferedBytes
         })
         while let done = pool?.next(wait: true) { saveParsed(done) }
+        flush()
         if !searches.pending.isEmpty {
             finishSearches(&searches, fetcher: fetcher, store: store, report: finished)
         }
@@ -319,6 +376,14 @@ public struct UpdateRunner {
         var report: SourceReport
         /// When the transfer completed: the time recorded for it.
         var now: Timestamp
+        /// The body's size (what its cards hold in memory, roughly, once parsed).
+        var bodyBytes = 0
+    }
+
+    /// Whether a transfer's result is a feed's body to parse (a 2xx), as `receive` decides.
+    static func bringsFeed(_ result: Result<FetchResponse, FetchError>) -> Bool {
+        if case .success(let response) = result { return (200...299).contains(response.status) }
+        return false
     }
 
     /// Parses and saves one completed transfer on this thread; every failure becomes the
@@ -417,7 +482,7 @@ public struct UpdateRunner {
     /// `statusMessage` lets a caller say more about a status than the feed wording.
     func receive(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
                  result: Result<FetchResponse, FetchError>, store: FeedStore, now: Timestamp,
-                 claims: RedirectClaims? = nil, statusMessage: (Int) -> String? = { _ in nil })
+                 claims: RedirectClaims? = nil, releasing: [SourceID] = [], statusMessage: (Int) -> String? = { _ in nil })
         -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
         var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
@@ -430,7 +495,7 @@ public struct UpdateRunner {
         // From here until its outcome is recorded, a run that dies names this source to the next
         // one (see `recordInterrupted`). Unmarked when the mark cannot be written: the source is
         // still read (the run would fail at the next write anyway, and say why).
-        try? store.markReading(sourceID: id, now: now)
+        try? store.markReading(sourceID: id, now: now, releasing: releasing)
         whileReading?(source.entry)
         do {
             let response: FetchResponse

@@ -46,9 +46,10 @@ public final class Workspace {
         try sync(now: now)
     }
 
-    /// Each entry of the file with its stored state, in file order.
-    public func sources() throws -> [(entry: SourceEntry, stored: StoredSource)] {
-        let byURL = Dictionary(try store.sources().map { ($0.configuration.url, $0) }, uniquingKeysWith: { a, _ in a })
+    /// Each entry of the file with its stored state, in file order (`counting`: see
+    /// `FeedStore.sources(counting:)`).
+    public func sources(counting: Bool = true) throws -> [(entry: SourceEntry, stored: StoredSource)] {
+        let byURL = Dictionary(try store.sources(counting: counting).map { ($0.configuration.url, $0) }, uniquingKeysWith: { a, _ in a })
         return entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
     }
 

@@ -66,48 +66,76 @@ public final class Fetcher {
         let maxInFlight = max(1, limits.maxInFlight)
         let maxPerHost = max(1, limits.maxPerHost)
         var finished: [(FetchRequest, Result<FetchResponse, FetchError>)] = []
-        var waiting: [(request: FetchRequest, host: String, isFile: Bool)] = []
+        // Requests not started yet, in order; a started one leaves a nil behind (removing it would
+        // move every later one: quadratic in a list of thousands), and `firstWaiting` skips the
+        // nils at the front. Hosts are numbered (`hostNames`) so the loop below looks them up by
+        // index, not by hashing their names again for every request it passes over.
+        var waiting: [(request: FetchRequest, host: Int, isFile: Bool)?] = []
+        var firstWaiting = 0, waitingCount = 0
         var inFlight: [UnsafeMutableRawPointer: EasyTransfer] = [:]
-        var perHost: [String: Int] = [:]
+        var hostNames: [String] = [], hostIndex: [String: Int] = [:]
+        var perHost: [Int] = []
+        // Each host's adaptive limit (`perHostStart`), by index; copied to `hostLimits` at the end.
+        var adaptive: [HostConcurrency?] = []
         var completedBodies = (count: 0, bytes: 0)
         hostLimits = [:]
         let perHostStart = limits.perHostStart ?? maxPerHost
-        func limit(_ host: String) -> Int {
-            hostLimits[host]?.limit ?? min(maxPerHost, max(1, perHostStart))
+        let startLimit = min(maxPerHost, max(1, perHostStart))
+        defer {
+            for (i, state) in adaptive.enumerated() { if let state { hostLimits[hostNames[i]] = state } }
         }
 
         for request in requests {
             switch Self.check(request) {
-            case .success(let (host, isFile)): waiting.append((request, host, isFile))
+            case .success(let (host, isFile)):
+                let index = hostIndex[host] ?? {
+                    hostNames.append(host)
+                    perHost.append(0)
+                    adaptive.append(nil)
+                    hostIndex[host] = hostNames.count - 1
+                    return hostNames.count - 1
+                }()
+                waiting.append((request, index, isFile))
+                waitingCount += 1
             case .failure(let error): finished.append((request, .failure(error)))
             }
         }
+        // The pass of `startWaiting` in which each host was found at its limit.
+        var fullInPass = [Int](repeating: -1, count: hostNames.count)
+        var pass = 0
 
         /// Starts waiting requests, in order, while there are free slots; a request for a busy
         /// host is skipped (it keeps its place) so other hosts proceed.
         func startWaiting() {
-            var i = 0
+            pass += 1
+            while firstWaiting < waiting.count && waiting[firstWaiting] == nil { firstWaiting += 1 }
+            var i = firstWaiting
             while i < waiting.count && inFlight.count < maxInFlight {
-                guard inFlight.isEmpty || mayStart(FetchLoad(running: inFlight.count, completed: completedBodies.count,
-                                                             completedBodyBytes: completedBodies.bytes)) else { break }
-                let (request, host, isFile) = waiting[i]
-                guard perHost[host, default: 0] < limit(host) else {
+                guard let (request, host, isFile) = waiting[i] else {
                     i += 1
                     continue
                 }
-                waiting.remove(at: i)
+                guard inFlight.isEmpty || mayStart(FetchLoad(running: inFlight.count, completed: completedBodies.count,
+                                                             completedBodyBytes: completedBodies.bytes)) else { break }
+                guard fullInPass[host] != pass, perHost[host] < (adaptive[host]?.limit ?? startLimit) else {
+                    fullInPass[host] = pass
+                    i += 1
+                    continue
+                }
+                waiting[i] = nil
+                waitingCount -= 1
                 if isFile, let refusal = LocalFile.refusal(url: request.url) {
                     finished.append((request, .failure(refusal)))
                     continue
                 }
                 let queued = (ContinuousClock.now - started).secondsDouble
                 do throws(FetchError) {
-                    let transfer = try EasyTransfer(request: request, hostKey: host, isFile: isFile,
+                    let transfer = try EasyTransfer(request: request, hostKey: hostNames[host], isFile: isFile,
                                                     limits: limits, queuedSeconds: queued)
                     try transfer.configure(limits: limits)
                     try multi.add(transfer)
                     inFlight[transfer.handle] = transfer
-                    perHost[host, default: 0] += 1
+                    perHost[host] += 1
                     statistics.peakInFlight = max(statistics.peakInFlight, inFlight.count)
                 } catch {
                     finished.append((request, .failure(error)))
@@ -117,10 +145,13 @@ public final class Fetcher {
 
         func complete(_ transfer: EasyTransfer, _ result: Result<FetchResponse, FetchError>) {
             inFlight[transfer.handle] = nil
-            perHost[transfer.hostKey, default: 1] -= 1
-            if limits.perHostStart != nil && !transfer.isFile {
-                hostLimits[transfer.hostKey, default: HostConcurrency(start: perHostStart, ceiling: maxPerHost)]
-                    .record(.of(result))
+            if let host = hostIndex[transfer.hostKey] {
+                perHost[host] -= 1
+                if limits.perHostStart != nil && !transfer.isFile {
+                    var state = adaptive[host] ?? HostConcurrency(start: perHostStart, ceiling: maxPerHost)
+                    state.record(.of(result))
+                    adaptive[host] = state
+                }
             }
             statistics.wireBytes += transfer.wireBytesReceived
             statistics.decodedBytes += transfer.decodedBytesSeen
@@ -136,14 +167,15 @@ public final class Fetcher {
                 try? multi.remove(transfer)
                 complete(transfer, .failure(error))
             }
-            finished += waiting.map { ($0.request, .failure(error)) }
+            finished += waiting.compactMap { $0.map { ($0.request, .failure(error)) } }
             waiting.removeAll()
+            waitingCount = 0
         }
 
         var slotsFreed = true
         while true {
             whileWaiting()
-            if slotsFreed || !waiting.isEmpty {
+            if slotsFreed || waitingCount > 0 {
                 startWaiting()
                 slotsFreed = false
             }
@@ -212,10 +244,15 @@ public struct FetchLoad: Sendable, Hashable {
     }
 
     /// The body bytes the running transfers are likely to hold once done: each the mean body
-    /// of those completed so far (0 before any completed, and for runs of bodiless 304s).
+    /// of those completed so far (0 for runs of bodiless 304s), or `unknownBodyBytes` before
+    /// any completed (so a cold start with hundreds of transfers allowed does not start them
+    /// all at once, each bringing a body).
     public var expectedBodyBytes: Int {
-        completed == 0 ? 0 : running * (completedBodyBytes / completed)
+        completed == 0 ? running * Self.unknownBodyBytes : running * (completedBodyBytes / completed)
     }
+
+    /// What a body is taken to weigh before any has arrived: a typical feed's.
+    public static let unknownBodyBytes = 64 << 10
 }
 
 /// Wakes a thread waiting in `Fetcher.fetchAll` (curl_multi_wakeup, the one multi call that is

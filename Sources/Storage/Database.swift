@@ -125,6 +125,7 @@ final class Database {
     /// once with "locked" if another process committed in between — whatever the timeout.
     /// Transactions do not nest: the store's public methods each own exactly one.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        if inBatch { return try inBatchWrite(body) }
         precondition(!isInTransaction, "Storage: write transactions do not nest")
         try execute("BEGIN IMMEDIATE")
         let result: T
@@ -138,6 +139,49 @@ final class Database {
             throw error
         }
         return result
+    }
+
+    /// True while `batchTransaction` runs its body: `writeTransaction` then runs inside it.
+    private var inBatch = false
+    /// A `writeTransaction` of the open batch threw: the batch cannot commit.
+    private var batchBroken = false
+
+    /// Runs `body` in one write transaction in which every `writeTransaction` runs as part of
+    /// it, committed at the end only when none of them threw: otherwise (or when `body` throws)
+    /// everything is rolled back and `StorageError.batchNotCommitted` (or `body`'s error) thrown,
+    /// for the caller to write each again on its own. One commit for many small transactions:
+    /// each commit writes every page it changed to the log, and a run of sources' saves changes
+    /// the same index pages over and over (measured: 443 log frames per source of 60 cards
+    /// saved one by one). Not savepoints: each savepoint copies the pages it changes to a
+    /// statement journal in a temporary file first, which doubled the writing.
+    func batchTransaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(!isInTransaction && !inBatch, "Storage: write transactions do not nest")
+        try execute("BEGIN IMMEDIATE")
+        (inBatch, batchBroken) = (true, false)
+        let result: T
+        do {
+            defer { inBatch = false }
+            result = try body()
+            // SQLite rolls the whole transaction back by itself after some errors (a full disk).
+            guard !batchBroken, isInTransaction else { throw StorageError.batchNotCommitted(path: path) }
+            try execute("COMMIT")
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+
+    /// One `writeTransaction` inside the open batch: a failure breaks the batch (see above),
+    /// and once broken nothing more is written in it.
+    private func inBatchWrite<T>(_ body: () throws -> T) throws -> T {
+        guard !batchBroken, isInTransaction else { throw StorageError.batchNotCommitted(path: path) }
+        do {
+            return try body()
+        } catch {
+            batchBroken = true
+            throw error
+        }
     }
 
     // MARK: - Errors

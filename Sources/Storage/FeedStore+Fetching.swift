@@ -70,7 +70,10 @@ extension FeedStore {
         }
         // Only now: rows of a rolled-back transaction must never reach the index (their ids
         // would be given to other cards).
-        for row in indexed { searchBacklog.byID[row.id] = row.fromMemory ? row : nil }
+        // In a batch, once the batch has (see `inOneTransaction`).
+        for row in indexed {
+            if batchRows != nil { batchRows?.append((row.id, row.fromMemory ? row : nil)) } else { searchBacklog.byID[row.id] = row.fromMemory ? row : nil }
+        }
         return summary
     }
 
@@ -115,8 +118,20 @@ extension FeedStore {
     /// Marks the source as being read by this run, from its response until the outcome is
     /// recorded (`saveFetch`, `recordNotModified` and `recordFailure` clear the mark): should
     /// the run die in between, the next one finds the mark (`interruptedSources`).
-    public func markReading(sourceID: SourceID, now: Timestamp) throws {
-        try updateSource(sourceID, "reading_since = ?2", [SQLValue(now)])
+    ///
+    /// `releasing`: sources whose reading is over although their outcome is not recorded yet
+    /// (parsed, waiting to be saved with others in one transaction): their marks are cleared in
+    /// the same transaction, so a crash elsewhere is not taken for theirs. (Their outcome is
+    /// then lost with the run, and they are fetched again by the next one: nothing was saved.)
+    public func markReading(sourceID: SourceID, now: Timestamp, releasing: [SourceID] = []) throws {
+        guard !releasing.isEmpty else { return try updateSource(sourceID, "reading_since = ?2", [SQLValue(now)]) }
+        let mark = try cachedStatement("UPDATE sources SET reading_since = ?2 WHERE id = ?1")
+        let release = try cachedStatement("UPDATE sources SET reading_since = NULL WHERE id = ?1")
+        try db.writeTransaction {
+            for id in releasing { try release.execute([SQLValue(id)]) }
+            try mark.execute([SQLValue(sourceID), SQLValue(now)])
+            guard db.changes > 0 else { throw StorageError.noSuchSource(id: sourceID) }
+        }
     }
 
     /// The sources a run was reading when it stopped (their mark still set).

@@ -54,8 +54,9 @@ extension FeedStore {
     /// batch) never go, since the next fetch would bring them back as new and unread: a source
     /// therefore keeps at least its feed's items (which `max-items=` bounds).
     public func capCards(sourceID: SourceID, max: Int) throws -> (read: Int, unread: Int) {
-        let count = try db.prepare("SELECT count(*) FROM cards WHERE source_id = ?1")
-        let delete = try db.prepare("""
+        // Cached: `feeds update` calls this after every source it saves.
+        let count = try cachedStatement("SELECT count(*) FROM cards WHERE source_id = ?1")
+        let delete = try cachedStatement("""
             DELETE FROM cards WHERE id IN (
                 SELECT c.id FROM cards c JOIN sources s ON s.id = c.source_id
                 WHERE c.source_id = ?1 AND c.is_read = ?2

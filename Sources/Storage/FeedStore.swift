@@ -18,6 +18,8 @@ public final class FeedStore {
     /// with their text already extracted (`PreparedCards`), by card id: the refresh writes them
     /// as they are instead of reading the cards back and converting their descriptions.
     var searchBacklog = SearchRows()
+    /// The search rows of the open `inOneTransaction`, in order, for `searchBacklog` once it commits.
+    var batchRows: [(id: Int64, row: SearchRow?)]?
 
     /// The search index's own connection, opened at the first refresh (`refreshSearchIndex`).
     var searchIndexer: SearchIndexer?
@@ -81,5 +83,21 @@ extension FeedStore {
     ///   the update does well with 1 MiB.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
         try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB))")
+    }
+
+    /// Runs `body` in one transaction, committed at its end: the methods of this store called in
+    /// it write inside that transaction instead of each in its own, and all of them reach the
+    /// database together or none does. When one of them throws (its caller sees its error as
+    /// usual), nothing more is written and the whole is rolled back at the end: this then throws
+    /// `StorageError.batchNotCommitted` (or `body`'s own error), and the caller writes each again
+    /// on its own. `feeds update` saves many sources so: one commit writes each page changed
+    /// once, where a commit per source wrote the same index pages again and again.
+    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(batchRows == nil, "Storage: inOneTransaction does not nest")
+        batchRows = []
+        defer { batchRows = nil }
+        let result = try db.batchTransaction(body)
+        for (id, row) in batchRows ?? [] { searchBacklog.byID[id] = row }
+        return result
     }
 }

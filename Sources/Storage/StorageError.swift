@@ -28,6 +28,9 @@ public enum StorageError: Error, Equatable, Sendable {
     case noSuchSource(id: SourceID)
     /// A search text SQLite's FTS5 cannot parse (or a blank one); `reason` is SQLite's wording.
     case badSearchQuery(query: String, reason: String)
+    /// A batch of writes (`FeedStore.inOneTransaction`) was rolled back whole because one of
+    /// them failed (its own error went to its caller); each is to be written again on its own.
+    case batchNotCommitted(path: String)
     /// Any other SQLite failure.
     case sqlite(path: String, code: Int32, message: String, context: String)
 }
@@ -59,6 +62,8 @@ extension StorageError: LocalizedError, CustomStringConvertible {
             return "no source with id \(id) in the database"
         case let .badSearchQuery(query, reason):
             return "cannot search for \(query): \(reason). Words match anywhere; \"a phrase\", prefix*, AND, OR, NOT (in capitals), parentheses and title:word are the syntax"
+        case let .batchNotCommitted(path):
+            return "database \(path): a batch of writes was rolled back because one of them failed; they are written again one by one"
         case let .sqlite(path, code, message, context):
             return "database \(path): \(message) (SQLite code \(code)) while \(context)"
         }
