@@ -143,6 +143,9 @@ public struct UpdateRunner {
     /// Called while a source is being read (its mark set): the tests' way to make a run die
     /// there as a trap would (`feeds` sets it only in debug builds, from FEEDS_TEST_TRAP_READING).
     public var whileReading: (@Sendable (SourceEntry) -> Void)?
+    /// Hosts shared with other workers (PostgreSQL): request slots and backoff in the database
+    /// (`SharedHostGate`); nil: this run's own per-host limits only.
+    public var sharedHosts: SharedHosts?
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -245,6 +248,11 @@ public struct UpdateRunner {
             progress(report, summary.reports.count, total)
         }
         let fetcher = try Fetcher(limits: limits)
+        let gate = sharedHosts.map {
+            SharedHostGate(state: $0.state, worker: $0.worker, limit: limits.maxPerHost, slotSeconds: $0.slotSeconds, clock: clock)
+        }
+        fetcher.hostGate = gate
+        defer { gate?.releaseAll() }
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
         var searches = SearchRun(folder: folder)
@@ -511,7 +519,7 @@ public struct UpdateRunner {
             let response: FetchResponse
             switch result {
             case .failure(let error):
-                fail(error.localizedDescription)
+                fail(error.localizedDescription, retryAfter: Self.sharedBackoffSeconds(error))
                 if let limit = Self.exceededLimit(error) {
                     try? store.isolate(sourceID: id, reason: limit)
                 }
@@ -566,6 +574,7 @@ public struct UpdateRunner {
                 }
                 fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" + (asked ?? ": will retry later"),
                      retryAfter: wait)
+                shareBackoff(of: request.url, retryAfter: wait, now: now)
             case 404:
                 fail("HTTP 404 Not Found: the feed is not at this URL any more; check it")
             case 401, 403:

@@ -56,6 +56,9 @@ public struct UpdateWorker {
             store.fence = nil
             try? store.releaseLeases(worker: name, sources: nil)
         }
+        var runner = runner
+        runner.sharedHosts = SharedHosts(state: store, worker: name,
+                                         slotSeconds: Int(runner.limits.totalTimeout.components.seconds).saturatingAdd(10))
         var summary = UpdateSummary()
         while !stopRequested() {
             let now = runner.clock()

@@ -149,8 +149,11 @@ final class UpdateWorkersCommandTests: XCTestCase {
         // The sources in the database first, so the three start on the same list.
         let add = try FeedsCommand.run(["--home", dir.path, "--database", database, "sources"])
         XCTAssertEqual(add.status, 0, add.stderr)
-        let workers = try (0..<3).map { try startWorker(dir, database, tag: "w\($0)") }
+        // Two at once to the host across all three: each alone would send it two.
+        let workers = try (0..<3).map { try startWorker(dir, database, ["--exit-when-idle", "--batch", "4", "--per-host", "2"], tag: "w\($0)") }
         for worker in workers { wait(worker) }
+        XCTAssertLessThanOrEqual(site.maxConcurrentRequests, 2, "the host's ceiling holds across workers")
+        XCTAssertEqual(try number(database, "SELECT count(*) FROM host_slots"), 0, "every slot given back")
         for (n, worker) in workers.enumerated() {
             XCTAssertEqual(worker.terminationStatus, 0, (try? String(contentsOf: dir.file("w\(n).err"), encoding: .utf8)) ?? "")
         }
@@ -166,16 +169,42 @@ final class UpdateWorkersCommandTests: XCTestCase {
         let dir = try home(site, count: 30, items: 4, delay: .milliseconds(150))
         XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "--database", database, "sources"]).status, 0)
         let workers = try (0..<3).map { try startWorker(dir, database, tag: "w\($0)") }
-        // Somewhere in the first second and a half: before, during or after its first batch.
-        usleep(UInt32.random(in: 0...1_500_000))
-        kill(workers[1].processIdentifier, SIGKILL)
+        // At a random moment while it holds a batch: its sources must wait for its lease to end.
+        let victim = workers[1].processIdentifier
+        let holding = "SELECT count(*) FROM sources WHERE lease_owner LIKE '%:\(victim)'"
+        let end = Date().addingTimeInterval(20)
+        while try number(database, holding) == 0 && Date() < end { usleep(10_000) }
+        usleep(UInt32.random(in: 0...100_000))
+        kill(victim, SIGKILL)
+        let held = try number(database, holding)
+        XCTAssertGreaterThan(held, 0, "killed holding leases")
         for worker in workers { wait(worker, seconds: 90) }
+        XCTAssertEqual(try number(database, holding), 0, "its leases taken over")
         XCTAssertEqual(workers[0].terminationStatus, 0)
         XCTAssertEqual(workers[2].terminationStatus, 0)
         // The killed worker's sources went to the others when its lease ended.
         XCTAssertEqual(try number(database, "SELECT count(*) FROM cards"), 120, "an undisturbed run's count")
         XCTAssertEqual(try number(database, "SELECT count(*) FROM sources WHERE next_due_at IS NULL OR last_success_at IS NULL"), 0)
         for n in 0..<30 { XCTAssertGreaterThanOrEqual(site.requests(path: "/f\(n).xml").count, 1) }
+    }
+
+    func testA503WithRetryAfterPausesTheHostForEveryWorker() throws {
+        let database = try server().makeDatabase()
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        let dir = try home(site, count: 4, items: 2, delay: .zero)
+        site.route("/f0.xml", .text("busy", status: 503, headers: [("Retry-After", "120")]))
+        XCTAssertEqual(try FeedsCommand.run(["--home", dir.path, "--database", database, "sources"]).status, 0)
+        // One source a batch, in order: f0's answer comes before the others are asked for.
+        let worker = try startWorker(dir, database, ["--exit-when-idle", "--batch", "1"], tag: "w")
+        wait(worker)
+        XCTAssertEqual(worker.terminationStatus, 1, "failures")
+        XCTAssertEqual(site.requests.map(\.path), ["/f0.xml"], "nobody asks the host during its pause")
+        let err = try String(contentsOf: dir.file("w.err"), encoding: .utf8)
+        XCTAssertTrue(err.contains("HTTP 503 Service Unavailable: retrying after 120 s as the server asked"), err)
+        XCTAssertTrue(err.contains("not fetched: 127.0.0.1 asked for a pause (429/503)"), err)
+        // Each source retries after the pause, not before.
+        XCTAssertEqual(try number(database, "SELECT count(*) FROM sources WHERE next_due_at - last_attempt_at < 115"), 0)
     }
 
     func testSIGTERMEndsAWorkerAndGivesItsLeasesBack() throws {
