@@ -67,7 +67,7 @@ public struct UpdateWorker {
                 // Due sources other workers hold: looked at every second, since they usually
                 // give them back (then due later) long before their leases end, and a worker
                 // that died leaves them to whoever looks first once its leases end.
-                if try store.dueCount(at: now) > 0 {
+                if try store.dueCount(at: now, notHeldBy: name) > 0 {
                     sleep(seconds: 1)
                     continue
                 }

@@ -84,10 +84,15 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
 }
 
 extension PostgresStore {
-    /// Enabled sources due at `now`, leased or not: the work left, for a worker that ends
-    /// when there is none (`--exit-when-idle`) rather than when the rest is someone else's.
-    public func dueCount(at now: Timestamp) throws -> Int {
-        try connection.execute("SELECT count(*) FROM sources WHERE disabled_reason IS NULL AND (next_due_at IS NULL OR next_due_at <= $1)",
-                               [SQLValue(now)], context: "counting the due sources").int(0, 0)
+    /// Enabled sources due at `now`, leased by other workers or by none: the work left, for a
+    /// worker that ends when there is none (`--exit-when-idle`) rather than when the rest is
+    /// someone else's. Those `worker` itself holds are left out: it holds them because it does
+    /// not fetch them (sources its sources file does not list).
+    public func dueCount(at now: Timestamp, notHeldBy worker: String) throws -> Int {
+        try connection.execute("""
+            SELECT count(*) FROM sources
+            WHERE disabled_reason IS NULL AND (next_due_at IS NULL OR next_due_at <= $1)
+              AND (lease_owner IS DISTINCT FROM $2 OR lease_until <= $1)
+            """, [SQLValue(now), .text(worker)], context: "counting the due sources").int(0, 0)
     }
 }
