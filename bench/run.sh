@@ -24,15 +24,19 @@
 # (see bench/lib.sh). Today: parse (throughput and memory of `feeds parse --json` vs sfeed,
 # xmllint --stream and feedparser), json (`feeds parse --json` on realistic and hostile JSON
 # Feeds and SearXNG answers: MB/s and peak RSS per input MB vs python3 json and feedparser), update (200 feeds, or the sizes of --feeds, on 20 loopback hosts vs sfeed_update, newsboat: cold and all-304 passes) and
-# read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold), and,
-# only when asked for (--only scale or --cards N), scale (a million cards over 5,000 sources:
-# read, search, sources, update, html rerun, sizes, retention). Add a section by writing bench/NAME.sh and listing it in
-# SECTIONS. A missing peer is skipped with a note; a failing section makes the exit status 1.
+# read (`feeds read --limit 50` and `feeds search` on 100,000 cards, and `feeds browse` on them: first screen and keypress to redraw), html (the digest site for 10,000 cards with whole posts, cold and rerun, and 100,000 cold). Add a section by writing bench/NAME.sh and listing it in
+# SECTIONS. Opt-in (in SECTIONS, not in DEFAULT_SECTIONS): scale (--only scale or --cards N: a
+# million cards over 5,000 sources: read, search, sources, update, html rerun, sizes, retention)
+# and workers (--only workers: `feeds update --worker` x 1, 2, 4 against one PostgreSQL started
+# on loopback, and SQLite's single process on the same corpus: 2,000 feeds on --hosts at 50 ms;
+# feeds/s, CPU, peak RSS; from the server's log each feed fetched once, the most requests a host
+# answered at once; every item saved once).
+# A missing peer is skipped with a note; a failing section makes the exit status 1.
 # Nothing here touches the network; everything runs in a temporary directory removed at exit.
 set -u
 { # whole script in one block: bash parses it up front, so editing this file mid-run is safe
 
-SECTIONS="parse json update read html scale"
+SECTIONS="parse json update read html scale workers"
 # What runs without --only: scale (a million cards: minutes to build) only when --cards is given.
 DEFAULT_SECTIONS="parse json update read html"
 

@@ -6,7 +6,8 @@ Usage: serve_feeds.py ROOT --port-file FILE [--latency-ms 0] [--max-seconds 900]
 Serves the files of ROOT on 127.0.0.1 (a free port, written to FILE) with keep-alive, ETag and
 Last-Modified, answering If-None-Match / If-Modified-Since with 304, gzip when the client
 accepts it (bodies compressed once, kept in memory), and --latency-ms of delay before every
-response (the round trip of a distant server). Stops by itself after --max-seconds.
+response (the round trip of a distant server). Stops by itself after --max-seconds. With --log FILE each request is a line of FILE:
+"ADDRESS PATH N", N the requests that address was answering at once counting this one.
 With --hosts N the same files are served on 127.0.0.1 ... 127.0.0.N too (one port), so a client
 sees N servers (per-host connection limits then apply per address, as with N real hosts).
 """
@@ -18,7 +19,10 @@ ap.add_argument("--port-file", required=True)
 ap.add_argument("--latency-ms", type=float, default=0)
 ap.add_argument("--max-seconds", type=float, default=900)
 ap.add_argument("--hosts", type=int, default=1)
+ap.add_argument("--log")
 args = ap.parse_args()
+LOG = open(args.log, "a", buffering=1) if args.log else None
+LOCK, ACTIVE = threading.Lock(), {}
 
 STORE, BY_INODE = {}, {}
 for name in os.listdir(args.root):
@@ -41,6 +45,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if LOG is None:
+            return self.answer()
+        host = self.connection.getsockname()[0]
+        with LOCK:
+            ACTIVE[host] = ACTIVE.get(host, 0) + 1
+            LOG.write("%s %s %d\n" % (host, self.path, ACTIVE[host]))
+        try:
+            self.answer()
+        finally:
+            with LOCK:
+                ACTIVE[host] -= 1
+
+    def answer(self):
         if args.latency_ms:
             time.sleep(args.latency_ms / 1000)
         f = STORE.get(self.path.split("?")[0])

@@ -23,6 +23,7 @@ _feeds() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
             --home) _feeds_home=(--home "${words[i+1]}"); ((i++)) ;;
+            --database) ((i++)) ;;
             --home=*) _feeds_home=("${words[i]}") ;;
             -*) ;;
             *) command=${words[i]}; break ;;
@@ -33,7 +34,7 @@ _feeds() {
         case $prev in
             --home) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "$commands --home --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "$commands --home --database --help --version" -- "$cur"))
         return
     fi
 
@@ -49,7 +50,7 @@ _feeds() {
 
     local options="" values="" sources=""
     case $command in
-        update) options="--all --wait --verbose -v --images --jobs --per-host --timeout --connect-timeout --max-size --allow-internal"
+        update) options="--all --wait --verbose -v --images --jobs --per-host --timeout --connect-timeout --max-size --allow-internal --worker --batch --exit-when-idle"
                 sources=yes ;;
         sources) options="--json --cards --tag" ;;
         add) options="--name --tags --every --search --endpoint --preview --as-is --allow-internal" ;;

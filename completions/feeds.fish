@@ -17,6 +17,7 @@ end
 set -l commands update sources add discover remove import export parse read browse search mark html cache migrate help
 complete -c feeds -f
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l home -r -a "(__fish_complete_directories)" -d 'keep everything under DIR'
+complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l database -r -d 'a PostgreSQL database the workers share'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l help -d 'the help'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -l version -d 'the version'
 complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a update -d 'fetch the sources that are due'
@@ -39,6 +40,9 @@ complete -c feeds -n "not __fish_seen_subcommand_from $commands" -a help -d 'the
 # update
 complete -c feeds -n '__fish_seen_subcommand_from update' -a '(__feeds_sources)'
 complete -c feeds -n '__fish_seen_subcommand_from update' -l all -d 'every enabled source'
+complete -c feeds -n '__fish_seen_subcommand_from update' -l worker -d 'lease due sources and update them until stopped'
+complete -c feeds -n '__fish_seen_subcommand_from update' -l batch -r -d 'sources a worker leases at once'
+complete -c feeds -n '__fish_seen_subcommand_from update' -l exit-when-idle -d 'end the worker once nothing is due'
 complete -c feeds -n '__fish_seen_subcommand_from update' -l wait -d 'wait for a running update'
 complete -c feeds -n '__fish_seen_subcommand_from update' -l verbose -s v -d 'the summary line'
 complete -c feeds -n '__fish_seen_subcommand_from update' -l images -d 'then download images'

@@ -29,7 +29,7 @@ extension UpdateRunner {
     /// Gives the cards of `preview=yes` searches that have no image their page's preview image:
     /// from the cache when fresh, else from a bounded fetch of the page's head (at most
     /// `PagePreview.headBytes`, one request per host at a time), remembered either way.
-    func addPagePreviews(_ run: inout SearchRun, store: FeedStore) {
+    func addPagePreviews(_ run: inout SearchRun, store: any UpdateRunStore) {
         let now = clock()
         // Which cards of which sources want a page looked at.
         var wanted: [(id: Int64, index: Int, page: String)] = []

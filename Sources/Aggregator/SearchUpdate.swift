@@ -40,7 +40,7 @@ extension UpdateRunner {
     /// Reads one response of a saved search. Returns the source's final report when it failed
     /// or was not modified; nil when its cards (or its next request) are kept in `run`.
     func searchStep(_ run: inout SearchRun, _ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
-                    result: Result<FetchResponse, FetchError>, store: FeedStore) -> SourceReport? {
+                    result: Result<FetchResponse, FetchError>, store: any UpdateRunStore) -> SourceReport? {
         let id = source.stored.id.rawValue
         guard let own = source.entry.search else { return nil }
         let search = run.pending[id]?.next?.search ?? own
@@ -98,7 +98,7 @@ extension UpdateRunner {
 
     /// Makes the follow-up requests, adds page previews, and saves every pending search (one
     /// transaction each), reporting each source as it is done.
-    func finishSearches(_ run: inout SearchRun, fetcher: Fetcher, store: FeedStore, report: (SourceReport) -> Void) {
+    func finishSearches(_ run: inout SearchRun, fetcher: Fetcher, store: any UpdateRunStore, report: (SourceReport) -> Void) {
         for _ in 0..<SearchRun.maxFollowUps {
             let requests = run.pending.values.compactMap { $0.next?.request }
             if requests.isEmpty { break }

@@ -14,7 +14,7 @@ extension UpdateRunner {
     /// Records the sources the last run was reading when it stopped: a failure each (with
     /// backoff), isolated from now on. Returns their reports.
     func recordInterrupted(in workspace: Workspace) throws -> [SourceReport] {
-        let store = workspace.store
+        let store = workspace.updateStore
         let ids = Set(try store.interruptedSources())
         guard !ids.isEmpty else { return [] }
         let now = clock()
@@ -46,7 +46,7 @@ extension UpdateRunner {
     /// Fetches one isolated source in its child process and reports it. The child records its
     /// own outcome; when it dies or is killed, the failure is recorded here.
     func fetchIsolated(_ source: (entry: SourceEntry, stored: StoredSource), with isolation: IsolatedFetch,
-                       store: FeedStore) -> SourceReport {
+                       store: any UpdateRunStore) -> SourceReport {
         var report = SourceReport(sourceID: source.stored.id, name: source.stored.displayName, url: source.entry.url,
                                   outcome: .notModified, note: nil, warnings: [])
         let ending = isolation.run(source.stored.id)

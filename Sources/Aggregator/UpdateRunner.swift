@@ -78,6 +78,9 @@ public enum UpdateSelection: Sendable, Equatable {
     case named([String])
     /// This one, in the child process of an isolated fetch (`IsolatedFetch`).
     case isolatedChild(SourceID)
+    /// These, which a worker leased (`UpdateWorker`): sources another worker is reading carry
+    /// reading marks too, so none is taken for a crash of an earlier run.
+    case leased(Set<SourceID>)
 }
 
 /// `feeds update`: fetches the selected sources concurrently and, as each transfer completes,
@@ -140,6 +143,9 @@ public struct UpdateRunner {
     /// Called while a source is being read (its mark set): the tests' way to make a run die
     /// there as a trap would (`feeds` sets it only in debug builds, from FEEDS_TEST_TRAP_READING).
     public var whileReading: (@Sendable (SourceEntry) -> Void)?
+    /// Hosts shared with other workers (PostgreSQL): request slots and backoff in the database
+    /// (`SharedHostGate`); nil: this run's own per-host limits only.
+    public var sharedHosts: SharedHosts?
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -163,10 +169,12 @@ public struct UpdateRunner {
         case .all:
             return try workspace.sources(counting: false).filter { !$0.stored.isDisabled }
         case .due:
-            let due = Set(try workspace.store.dueSources(at: now, counting: false).map(\.id))
+            let due = Set(try workspace.updateStore.dueSources(at: now, counting: false).map(\.id))
             return try workspace.sources(counting: false).filter { due.contains($0.stored.id) }
         case .isolatedChild(let id):
             return try workspace.sources(counting: false).filter { $0.stored.id == id }
+        case .leased(let ids):
+            return try workspace.sources(counting: false).filter { ids.contains($0.stored.id) }
         case .named(let names):
             var picked: [(entry: SourceEntry, stored: StoredSource)] = []
             var seen = Set<SourceID>()
@@ -184,7 +192,10 @@ public struct UpdateRunner {
         // Sources the last run stopped in are failures of that run, recorded now (backed off,
         // and isolated from now on), and not fetched again in this one.
         var interrupted: [SourceReport] = []
-        if case .isolatedChild = selection {} else { interrupted = try recordInterrupted(in: workspace) }
+        switch selection {
+        case .isolatedChild, .leased: break
+        default: interrupted = try recordInterrupted(in: workspace)
+        }
         let stopped = Set(interrupted.map(\.sourceID))
         var chosen = try select(selection, in: workspace, now: clock()).filter { !stopped.contains($0.stored.id) }
         var isolated: [(entry: SourceEntry, stored: StoredSource)] = []
@@ -196,7 +207,7 @@ public struct UpdateRunner {
         var requests: [FetchRequest] = []
         // Once: resolving it reads every symlink on the path (5 readlink calls), per source it was.
         let folder = workspace.sourcesFolder
-        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.store.fetchURLs(), folder: folder,
+        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.updateStore.fetchURLs(), folder: folder,
                                     sourcesFile: workspace.paths.sourcesFile)
         // A source whose recorded redirect leads to another line's address is not fetched: that
         // line's cards are the ones kept; the person is told which line to delete, at every run.
@@ -211,7 +222,7 @@ public struct UpdateRunner {
         for var source in chosen {
             // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
             if case .named = selection, source.stored.isDisabled {
-                try workspace.store.enable(sourceID: source.stored.id)
+                try workspace.updateStore.enable(sourceID: source.stored.id)
                 source.stored.disabledReason = nil
                 source.stored.consecutiveFailures = 0
             }
@@ -237,16 +248,23 @@ public struct UpdateRunner {
             progress(report, summary.reports.count, total)
         }
         let fetcher = try Fetcher(limits: limits)
+        let gate = sharedHosts.map {
+            SharedHostGate(state: $0.state, worker: $0.worker, limit: limits.maxPerHost, slotSeconds: $0.slotSeconds, clock: clock)
+        }
+        fetcher.hostGate = gate
+        defer { gate?.releaseAll() }
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
         var searches = SearchRun(folder: folder)
-        let store = workspace.store
+        let store = workspace.updateStore
         try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
-        let indexing = SearchIndexThread(storePath: store.path, batch: searchIndexBatch,
-                                         checkpointEvery: checkpointEveryRefreshes)
+        // No index to feed on PostgreSQL (`SearchIndexFeeding`).
+        let indexing = store.searchIndexPath.map {
+            SearchIndexThread(storePath: $0, batch: searchIndexBatch, checkpointEvery: checkpointEveryRefreshes)
+        }
         var indexingFinished = false
         func finishIndexing() {
-            guard !indexingFinished else { return }
+            guard !indexingFinished, let indexing else { return }
             indexingFinished = true
             indexing.submit(store.takeSearchRows())
             // A failed refresh is caught up by the next run or search (the index follows the
@@ -259,7 +277,7 @@ public struct UpdateRunner {
         func finished(_ report: SourceReport) {
             summary.reports.append(report)
             progress(report, summary.reports.count, total)
-            indexing.submit(store.takeSearchRows())
+            indexing?.submit(store.takeSearchRows())
         }
 
         // Feeds whose body is being parsed, by request id.
@@ -389,7 +407,7 @@ public struct UpdateRunner {
     /// Parses and saves one completed transfer on this thread; every failure becomes the
     /// source's recorded error rather than an exception, so one bad source never stops the others.
     func handle(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
-                result: Result<FetchResponse, FetchError>, store: FeedStore) -> SourceReport {
+                result: Result<FetchResponse, FetchError>, store: any UpdateRunStore) -> SourceReport {
         let now = clock()
         let (response, hints, received) = receive(source, request: request, result: result, store: store, now: now)
         guard let response else { return received }
@@ -401,7 +419,7 @@ public struct UpdateRunner {
     }
 
     /// Saves a parsed feed, or records why it could not be parsed or saved.
-    func save(_ received: Received, _ outcome: ParsePool.Outcome, store: FeedStore) -> SourceReport {
+    func save(_ received: Received, _ outcome: ParsePool.Outcome, store: any UpdateRunStore) -> SourceReport {
         let (source, response, now) = (received.source, received.response, received.now)
         var report = received.report
         do {
@@ -465,7 +483,7 @@ public struct UpdateRunner {
 
     /// Records a failure (with backoff) as the source's state and in `report`.
     func recordFailure(_ source: (entry: SourceEntry, stored: StoredSource), _ message: String, retryAfter: Int64? = nil,
-                       report: inout SourceReport, store: FeedStore, now: Timestamp) {
+                       report: inout SourceReport, store: any UpdateRunStore, now: Timestamp) {
         let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures.saturatingAdd(1),
                                              retryAfter: retryAfter, jitter: random())
         do {
@@ -481,7 +499,7 @@ public struct UpdateRunner {
     /// response nil); a 2xx comes back with the schedule hints for the caller to parse and save.
     /// `statusMessage` lets a caller say more about a status than the feed wording.
     func receive(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
-                 result: Result<FetchResponse, FetchError>, store: FeedStore, now: Timestamp,
+                 result: Result<FetchResponse, FetchError>, store: any UpdateRunStore, now: Timestamp,
                  claims: RedirectClaims? = nil, releasing: [SourceID] = [], statusMessage: (Int) -> String? = { _ in nil })
         -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
@@ -501,7 +519,7 @@ public struct UpdateRunner {
             let response: FetchResponse
             switch result {
             case .failure(let error):
-                fail(error.localizedDescription)
+                fail(error.localizedDescription, retryAfter: Self.sharedBackoffSeconds(error))
                 if let limit = Self.exceededLimit(error) {
                     try? store.isolate(sourceID: id, reason: limit)
                 }
@@ -556,6 +574,7 @@ public struct UpdateRunner {
                 }
                 fail("HTTP \(status) \(status == 429 ? "Too Many Requests" : "Service Unavailable")" + (asked ?? ": will retry later"),
                      retryAfter: wait)
+                shareBackoff(of: request.url, retryAfter: wait, now: now)
             case 404:
                 fail("HTTP 404 Not Found: the feed is not at this URL any more; check it")
             case 401, 403:

@@ -9,7 +9,20 @@ import Storage
 /// keep their cards in the database but are not fetched.
 public final class Workspace {
     public let paths: FeedsPaths
-    public let store: FeedStore
+    /// The store of the update path, sources and cards: SQLite in the home, or PostgreSQL.
+    public let updateStore: any UpdateRunStore & CardReadingStore
+    /// The PostgreSQL store when the workspace opened one (`--database`): leases and the
+    /// per-host state workers share.
+    public let postgres: PostgresStore?
+    private let sqlite: FeedStore?
+    /// The SQLite store, for the commands that work on it only so far (search, browse, html,
+    /// the image cache): `WorkspaceError.needsSQLite` on PostgreSQL.
+    public var store: FeedStore {
+        get throws {
+            guard let sqlite else { throw WorkspaceError.needsSQLite(server: postgres?.server ?? "PostgreSQL") }
+            return sqlite
+        }
+    }
     public private(set) var entries: [SourceEntry]
     /// The lines of the sources file that do not read (skipped; see `SourcesListing`).
     public private(set) var problems: [SourcesListing.Problem]
@@ -23,20 +36,27 @@ public final class Workspace {
         ((paths.sourcesFile as NSString).resolvingSymlinksInPath as NSString).deletingLastPathComponent
     }
 
-    public init(paths: FeedsPaths, now: Timestamp) throws {
+    /// `database`: a PostgreSQL address (`postgres://user@host:port/db`); nil: the home's SQLite.
+    public init(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws {
         self.paths = paths
         let listing = try SourcesFile.readListing(path: paths.sourcesFile)
         (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
-        store = try FeedStore(path: paths.database)
-        // The search index holds the words of descriptions, not their markup (see SearchIndex).
-        store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+        if let database {
+            let postgres = try PostgresStore(address: database)
+            (self.postgres, sqlite, updateStore) = (postgres, nil, postgres)
+        } else {
+            let store = try FeedStore(path: paths.database)
+            // The search index holds the words of descriptions, not their markup (see SearchIndex).
+            store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+            (postgres, sqlite, updateStore) = (nil, store, store)
+        }
         try sync(now: now)
     }
 
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
-        let stored = Dictionary(try store.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        try store.upsertSources(entries.map(\.configuration).filter { stored[$0.url] != $0 }, now: now)
+        let stored = Dictionary(try updateStore.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+        try updateStore.upsertSources(entries.map(\.configuration).filter { stored[$0.url] != $0 }, now: now)
     }
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
@@ -49,7 +69,7 @@ public final class Workspace {
     /// Each entry of the file with its stored state, in file order (`counting`: see
     /// `FeedStore.sources(counting:)`).
     public func sources(counting: Bool = true) throws -> [(entry: SourceEntry, stored: StoredSource)] {
-        let byURL = Dictionary(try store.sources(counting: counting).map { ($0.configuration.url, $0) }, uniquingKeysWith: { a, _ in a })
+        let byURL = Dictionary(try updateStore.sources(counting: counting).map { ($0.configuration.url, $0) }, uniquingKeysWith: { a, _ in a })
         return entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
     }
 
@@ -60,8 +80,8 @@ public final class Workspace {
         let listed = Set(entries.map(\.url) + problems.compactMap(\.identity))
         // Configurations first (no card counted): there is rarely an orphan, and `feeds sources`
         // has counted every source's cards once already.
-        guard try store.sourceConfigurations().contains(where: { !listed.contains($0.url) }) else { return [] }
-        return try store.sources().filter { !listed.contains($0.configuration.url) }
+        guard try updateStore.sourceConfigurations().contains(where: { !listed.contains($0.url) }) else { return [] }
+        return try updateStore.sources().filter { !listed.contains($0.configuration.url) }
     }
 
     /// The entries `query` names: a URL exactly, else a display name ignoring case.
@@ -70,6 +90,18 @@ public final class Workspace {
         if let exact = all.first(where: { $0.entry.url == query }) { return [exact] }
         let lower = query.lowercased()
         return all.filter { $0.stored.displayName.lowercased() == lower || $0.entry.name?.lowercased() == lower }
+    }
+}
+
+/// A command that works on SQLite only so far, run on a PostgreSQL database.
+public enum WorkspaceError: Error, LocalizedError {
+    case needsSQLite(server: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .needsSQLite(let server):
+            return "this command does not work on PostgreSQL yet (\(server)); run it on a home's SQLite database (without --database or FEEDS_DATABASE)"
+        }
     }
 }
 

@@ -48,6 +48,9 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
     case setup(call: String, detail: String)
     /// Any other curl error.
     case curl(code: Int, detail: String)
+    /// Not sent: the host asked every client (all workers, see `HostGate`) to pause this many
+    /// more seconds (429 or 503 with Retry-After).
+    case hostBackingOff(host: String, seconds: Int64)
 
     /// One line; what came from outside (a URL, a Location header, a host name, curl's text
     /// about what a server sent) neutralised for the terminal, since the message is printed,
@@ -106,6 +109,8 @@ public enum FetchError: Error, LocalizedError, Sendable, Hashable {
             return "could not set up the transfer (\(call)): \(detail)"
         case .curl(let code, let detail):
             return "transfer failed (curl error \(code)): \(detail)"
+        case .hostBackingOff(let host, let seconds):
+            return "not fetched: \(host) asked for a pause (429/503), \(seconds) s more; retrying after it"
         }
     }
 }

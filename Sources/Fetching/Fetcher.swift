@@ -45,6 +45,8 @@ public final class Fetcher {
     /// Each host's limit as it ended the last `fetchAll` (per-host limit policy, for tests and
     /// statistics).
     public private(set) var hostLimits: [String: HostConcurrency] = [:]
+    /// Asked before each transfer to a host, beyond `maxPerHost` (see `HostGate`); nil: none.
+    public var hostGate: (any HostGate)?
 
     /// Fetches every request and calls `onComplete` on the calling thread as each one finishes
     /// (in completion order), while the others keep downloading. Returns when all are done.
@@ -103,11 +105,15 @@ public final class Fetcher {
         // The pass of `startWaiting` in which each host was found at its limit.
         var fullInPass = [Int](repeating: -1, count: hostNames.count)
         var pass = 0
+        // Whether the last pass left a request waiting for the gate (`hostGate`), not for a slot
+        // of this fetcher: no transfer of ours ending will tell, so the loop looks again soon.
+        var gateHeldBack = false
 
         /// Starts waiting requests, in order, while there are free slots; a request for a busy
         /// host is skipped (it keeps its place) so other hosts proceed.
         func startWaiting() {
             pass += 1
+            gateHeldBack = false
             while firstWaiting < waiting.count && waiting[firstWaiting] == nil { firstWaiting += 1 }
             var i = firstWaiting
             while i < waiting.count && inFlight.count < maxInFlight {
@@ -121,6 +127,22 @@ public final class Fetcher {
                     fullInPass[host] = pass
                     i += 1
                     continue
+                }
+                // The gate last: it may take a slot shared with other processes.
+                if !isFile, let gate = hostGate {
+                    switch gate.admission(host: hostNames[host]) {
+                    case .start: break
+                    case .wait:
+                        fullInPass[host] = pass
+                        gateHeldBack = true
+                        i += 1
+                        continue
+                    case .backingOff(let seconds):
+                        waiting[i] = nil
+                        waitingCount -= 1
+                        finished.append((request, .failure(.hostBackingOff(host: hostNames[host], seconds: seconds))))
+                        continue
+                    }
                 }
                 waiting[i] = nil
                 waitingCount -= 1
@@ -138,6 +160,7 @@ public final class Fetcher {
                     perHost[host] += 1
                     statistics.peakInFlight = max(statistics.peakInFlight, inFlight.count)
                 } catch {
+                    if !isFile { hostGate?.finished(host: hostNames[host]) }
                     finished.append((request, .failure(error)))
                 }
             }
@@ -145,6 +168,7 @@ public final class Fetcher {
 
         func complete(_ transfer: EasyTransfer, _ result: Result<FetchResponse, FetchError>) {
             inFlight[transfer.handle] = nil
+            if !transfer.isFile { hostGate?.finished(host: transfer.hostKey) }
             if let host = hostIndex[transfer.hostKey] {
                 perHost[host] -= 1
                 if limits.perHostStart != nil && !transfer.isFile {
@@ -190,7 +214,12 @@ public final class Fetcher {
                     finished.removeAll()
                     continue
                 }
-                if inFlight.isEmpty { break }  // and so nothing is waiting either
+                if inFlight.isEmpty {
+                    guard gateHeldBack && waitingCount > 0 else { break }  // else nothing is waiting either
+                    // curl_multi_poll waits its time with no transfer too (a waker call ends it).
+                    try multi.poll(milliseconds: Self.gateRetryMilliseconds)
+                    continue
+                }
                 try multi.perform()
                 while let (easy, code) = multi.nextFinished() {
                     guard let transfer = inFlight[easy] else { continue }
@@ -198,13 +227,16 @@ public final class Fetcher {
                     complete(transfer, transfer.result(code, limits: limits))
                     slotsFreed = true
                 }
-                if finished.isEmpty { try multi.poll(milliseconds: 1000) }
+                if finished.isEmpty { try multi.poll(milliseconds: gateHeldBack ? Self.gateRetryMilliseconds : 1000) }
             } catch {
                 abandonAll(error)
                 slotsFreed = true
             }
         }
     }
+
+    /// How soon a request the gate held back is asked about again.
+    static let gateRetryMilliseconds: Int32 = 50
 
     /// One request, synchronously.
     public func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {

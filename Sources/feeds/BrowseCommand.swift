@@ -42,7 +42,7 @@ enum BrowseCommand: Command {
                              command: name)
         }
         let workspace = try global.workspace()
-        let store = workspace.store
+        let store = try workspace.store
         let now = UpdateRunner.systemClock()
         let query = try ReaderOptions.query(args, store: store, now: now, command: name)
         let options = BrowseOptions(query: query, order: order == .relevance ? .newest : order,

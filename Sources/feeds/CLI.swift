@@ -26,7 +26,7 @@ enum CLI {
 
     static func usage() -> String {
         var s = """
-        usage: feeds [--home DIR] COMMAND [OPTIONS] [ARGS]
+        usage: feeds [--home DIR] [--database URL] COMMAND [OPTIONS] [ARGS]
 
         A feed reader and aggregator: RSS, Atom, JSON Feed and saved web searches, as cards.
 
@@ -41,6 +41,10 @@ enum CLI {
 
         global options:
           --home DIR    keep sources, database and caches under DIR (also: FEEDS_HOME)
+          --database URL
+                        keep sources and cards in this PostgreSQL database, shared by any
+                        number of update workers (postgres://user@host:port/db; also:
+                        FEEDS_DATABASE); without it, SQLite in the home
           --help, -h    this help; 'feeds help COMMAND' or 'feeds COMMAND --help' for a command
           --version     the version
 
@@ -70,7 +74,9 @@ enum CLI {
 
     static func run(_ argv: [String]) -> ExitStatus {
         var args = Array(argv.dropFirst())
-        var global = GlobalOptions(home: ProcessInfo.processInfo.environment["FEEDS_HOME"])
+        let environment = ProcessInfo.processInfo.environment
+        var global = GlobalOptions(home: environment["FEEDS_HOME"],
+                                   database: environment["FEEDS_DATABASE"].flatMap { $0.isEmpty ? nil : $0 })
         do {
             while let first = args.first, first.hasPrefix("-") {
                 args.removeFirst()
@@ -83,8 +89,13 @@ enum CLI {
                     guard let dir = args.first else { throw UsageError("--home needs a directory") }
                     global.home = dir
                     args.removeFirst()
+                case "--database":
+                    guard let url = args.first, !url.isEmpty else { throw UsageError("--database needs a URL (postgres://user@host:port/database)") }
+                    global.database = url
+                    args.removeFirst()
                 default:
                     if first.hasPrefix("--home=") { global.home = String(first.dropFirst(7)); continue }
+                    if first.hasPrefix("--database=") { global.database = String(first.dropFirst(11)); continue }
                     throw UsageError("unknown option \(first)")
                 }
             }
@@ -99,6 +110,12 @@ enum CLI {
             if args.contains("--help") || args.contains("-h") {
                 Output.standard.text(command.help)
                 return .ok
+            }
+            if global.database != nil, !command.worksOnPostgres {
+                let working = commands.filter { c in c.worksOnPostgres }.map { c in c.name }.joined(separator: ", ")
+                Diagnostics.error("feeds \(command.name) does not work on PostgreSQL yet (--database or FEEDS_DATABASE); "
+                                  + "these do: \(working)")
+                return .usage
             }
             let parsed = try Arguments(args, spec: command.spec, command: command.name)
             let status = try command.run(parsed, global: global)

@@ -26,7 +26,7 @@ enum CacheCommand: Command {
         }
         let now = UpdateRunner.systemClock()
         let workspace = try global.workspace()
-        let cache = workspace.imageCache()
+        let cache = try workspace.imageCache()
         switch action {
         case "stats":
             let s = try cache.stats(now: now)

@@ -12,6 +12,8 @@ enum ExitStatus: Int32 {
 /// Options that come before the subcommand and apply to all of them.
 struct GlobalOptions {
     var home: String?
+    /// `--database URL` / FEEDS_DATABASE: a PostgreSQL database instead of the home's SQLite.
+    var database: String?
 }
 
 /// One subcommand: its name, its help text, and what it does.
@@ -22,6 +24,12 @@ protocol Command {
     static var help: String { get }
     static var spec: Arguments.Spec { get }
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus
+    /// Whether it works on a PostgreSQL database (`--database`); the others refuse to start.
+    static var worksOnPostgres: Bool { get }
+}
+
+extension Command {
+    static var worksOnPostgres: Bool { false }
 }
 
 /// Writes to standard error, one line per message: the one writer of `feeds: ...` lines (what

@@ -53,7 +53,7 @@ enum HTMLCommand: Command {
 
         let workspace = try global.workspace()
         let model = try DigestModel.load(from: workspace.store, options: options)
-        let cache = workspace.imageCache()
+        let cache = try workspace.imageCache()
         if !args.flag("--no-images") {
             let summary = try ImageDownloads.run(workspace, model: model, since: since, now: now,
                                                  allowInternal: args.flag("--allow-internal"))

@@ -9,8 +9,8 @@ import Storage
 /// The image cache as the commands use it: under the cache folder of `--home` (or XDG), its
 /// metadata in the workspace's database.
 extension Workspace {
-    func imageCache() -> ImageCache {
-        ImageCache(directory: paths.cacheDirectory + "/images", store: store)
+    func imageCache() throws -> ImageCache {
+        ImageCache(directory: paths.cacheDirectory + "/images", store: try store)
     }
 }
 
@@ -34,7 +34,7 @@ enum ImageDownloads {
                     allowInternal: Bool, maxRequests: Int = maxRequestsPerRun) throws -> ImageDownloadSummary {
         let options = DigestOptions(since: since, now: now)
         let model = try model ?? DigestModel.load(from: workspace.store, options: options)
-        let cache = workspace.imageCache()
+        let cache = try workspace.imageCache()
         let fetcher = try Fetcher(limits: limits(policy: cache.policy, allowInternal: allowInternal))
         // A local source's URL as the file it is read from: the folder its images may be in.
         var origins: [SourceID: String] = [:]

@@ -5,6 +5,7 @@ import Foundation
 /// `feeds remove NAME|URL`: deletes the line from the sources file and the source's cards.
 enum RemoveCommand: Command {
     static let name = "remove"
+    static let worksOnPostgres = true
     static let summary = "remove a source (its line in the sources file and its saved cards)"
     static let help = """
     usage: feeds remove [--yes] NAME|URL ...
@@ -29,7 +30,7 @@ enum RemoveCommand: Command {
             let matches = try workspace.match(query)
             if matches.isEmpty {
                 // A source only in the database (its line was deleted by hand).
-                if let stored = try workspace.store.source(url: query) { found.append((query, stored)); continue }
+                if let stored = try workspace.updateStore.source(url: query) { found.append((query, stored)); continue }
                 throw AggregatorError.noSuchSource(query)
             }
             if matches.count > 1 {
@@ -43,7 +44,7 @@ enum RemoveCommand: Command {
         }
         try SourcesFile.remove(urls: Set(found.map(\.url)), from: workspace.paths.sourcesFile)
         for f in found {
-            if let id = f.stored?.id { try workspace.store.removeSource(id) }
+            if let id = f.stored?.id { try workspace.updateStore.removeSource(id) }
             Output.standard.line("removed \(f.url)")
         }
         return .ok

@@ -7,6 +7,7 @@ import Storage
 /// `feeds sources`: each source with its state.
 enum SourcesCommand: Command {
     static let name = "sources"
+    static let worksOnPostgres = true
     static let summary = "list the sources with their state (last fetch, error, next due, cards)"
     static let help = """
     usage: feeds sources [--json] [--cards N] [--tag TAG]
@@ -100,7 +101,7 @@ enum SourcesCommand: Command {
                 out.line("  degraded (until a clean fetch): " + degraded)
             }
             if cardsEach > 0 {
-                for c in try workspace.store.cards(CardQuery(sourceID: st.id, limit: cardsEach)) {
+                for c in try workspace.updateStore.cards(CardQuery(sourceID: st.id, limit: cardsEach), order: .default) {
                     out.line("    * " + Terminal.time(c.sortDate) + "  " + c.card.displayTitle(plainText: { HTMLText.plainText($0) }))
                 }
             }

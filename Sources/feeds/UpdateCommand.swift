@@ -7,17 +7,28 @@ import Foundation
 /// `feeds update`: polls due sources (or all, or the named ones), cron-safe.
 enum UpdateCommand: Command {
     static let name = "update"
+    static let worksOnPostgres = true
     static let summary = "fetch the sources that are due and save their new cards"
     static let help = """
     usage: feeds update [--all] [--wait] [--verbose] [limits] [NAME|URL ...]
+           feeds --database URL update --worker [--batch N] [--exit-when-idle] [limits]
 
     Fetches the sources whose next-due time has passed, concurrently and politely, and saves
     their cards. Names (display name or URL as in the sources file) poll just those sources.
     Safe under cron: when another update is running, prints one line and exits with status 0.
     Quiet when standard output is not a terminal: only failures, one line each on standard error.
 
+    On PostgreSQL (--database URL or FEEDS_DATABASE), any number of updates and workers on
+    any number of machines share the sources: each leases a batch of due sources, fetches and
+    saves them, and gives them back; a source is never fetched by two at once.
+
     options:
       --all                  poll every enabled source, whatever the schedule
+      --worker               (PostgreSQL) keep updating: lease a batch of due sources, update
+                             them, repeat; sleep until the next is due; SIGTERM or SIGINT ends
+                             it after the batch it is on, its leases given back
+      --batch N              sources a worker leases at once (default 100)
+      --exit-when-idle       end the worker once no source is due
       --wait                 wait for a running update to finish instead of exiting
       --verbose, -v          print the summary line (always printed on a terminal)
       --images               then download the images of the last 7 days' cards for 'feeds html'
@@ -43,8 +54,10 @@ enum UpdateCommand: Command {
     """
     /// `--isolated-child ID` is not for people: it is how an update runs one isolated source in a
     /// process of its own (see `IsolatedFetch`); not in the help.
-    static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size", "--isolated-child"],
-                                     flags: ["--all", "--wait", "--verbose", "-v", "--images", "--allow-internal"])
+    static let spec = Arguments.Spec(valued: ["--jobs", "--per-host", "--timeout", "--connect-timeout", "--max-size", "--isolated-child",
+                                              "--batch"],
+                                     flags: ["--all", "--wait", "--verbose", "-v", "--images", "--allow-internal", "--worker",
+                                             "--exit-when-idle"])
 
     /// Options the child of an isolated fetch gets from its parent, as given.
     static let forwarded = ["--timeout", "--connect-timeout", "--max-size"]
@@ -54,6 +67,17 @@ enum UpdateCommand: Command {
         let all = args.flag("--all")
         if all && !args.positionals.isEmpty { throw UsageError("--all and source names do not go together", command: name) }
         let limits = try fetchLimits(args)
+        let worker = args.flag("--worker")
+        if !worker, args.flag("--exit-when-idle") || args.value("--batch") != nil {
+            throw UsageError("--batch and --exit-when-idle are options of --worker", command: name)
+        }
+        if worker && (all || !args.positionals.isEmpty) { throw UsageError("--worker takes no --all and no source names", command: name) }
+        if worker && global.database == nil { throw UsageError(WorkerError.needsPostgres.errorDescription ?? "", command: name) }
+        // On PostgreSQL an update of the due sources is a worker that ends when none is left:
+        // leases keep it apart from the others, so it needs no lock of the home.
+        if global.database != nil && (worker || (!all && args.positionals.isEmpty)) {
+            return try runWorker(args, global: global, limits: limits, exitWhenIdle: !worker || args.flag("--exit-when-idle"))
+        }
         let paths = try global.paths()
         let started = UpdateRunner.systemClock()
         guard let lock = try RunLock.acquire(path: paths.lockFile, wait: args.flag("--wait"), now: started) else {
@@ -86,6 +110,37 @@ enum UpdateCommand: Command {
                                                 allowInternal: limits.allowInternalAddresses)
             if verbose { Output.standard.line(ImageDownloads.line(images)) }
         }
+        return summary.failed > 0 || !workspace.problems.isEmpty ? .someFailed : .ok
+    }
+
+    /// `--worker` (or an update of the due sources on PostgreSQL): batches leased, updated and
+    /// given back until SIGTERM, SIGINT or, with `exitWhenIdle`, no source is due.
+    static func runWorker(_ args: Arguments, global: GlobalOptions, limits: FetchLimits, exitWhenIdle: Bool) throws -> ExitStatus {
+        var batch = 100
+        if let text = args.value("--batch") {
+            guard let n = Int(text), n > 0, n <= PostgresStore.largestBatch else {
+                throw UsageError("--batch needs a whole number from 1 to \(PostgresStore.largestBatch), got '\(text)'", command: name)
+            }
+            batch = n
+        }
+        WorkerSignals.install()
+        ProcessMemory.tuneForUpdate()
+        let workspace = try global.workspace(problems: .errors)
+        if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
+        var runner = UpdateRunner(limits: limits)
+        runner.isolation = isolation(args, global: global, limits: limits)
+        runner.whileReading = testTrap
+        let verbose = args.flag("--verbose") || args.flag("-v") || Terminal.stdoutIsTTY
+        let worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
+                                  leaseSeconds: UpdateWorker.leaseSeconds(batch: batch, limits: limits),
+                                  stopRequested: { WorkerSignals.stopRequested })
+        let summary = try worker.run(in: workspace) { report, _, _ in
+            if let line = report.failureLine { Diagnostics.error(line) }
+            if let note = report.note { Diagnostics.warning(note) }
+            for note in report.limitNotes { Diagnostics.warning(note) }
+            if verbose { for w in report.warnings { Diagnostics.warning("\(report.name): \(w)") } }
+        }
+        if verbose { Output.standard.line(summary.line) }
         return summary.failed > 0 || !workspace.problems.isEmpty ? .someFailed : .ok
     }
 
@@ -154,6 +209,7 @@ enum UpdateCommand: Command {
     static func isolation(_ args: Arguments, global: GlobalOptions, limits: FetchLimits) -> IsolatedFetch? {
         guard let executable = Bundle.main.executablePath else { return nil }
         var base: [String] = global.home.map { ["--home", $0] } ?? []
+        if let database = global.database { base += ["--database", database] }
         base.append("update")
         for option in forwarded { if let value = args.value(option) { base += [option, value] } }
         if args.flag("--allow-internal") { base.append("--allow-internal") }
@@ -162,6 +218,17 @@ enum UpdateCommand: Command {
         let seconds = Double(limits.totalTimeout.components.seconds) * 2 + 30
         return IsolatedFetch(executable: executable, arguments: { prefix + ["--isolated-child", String($0.rawValue)] },
                              timeoutSeconds: seconds)
+    }
+
+    /// SIGTERM and SIGINT ask a worker to stop after its batch (its leases given back).
+    enum WorkerSignals {
+        nonisolated(unsafe) static var flag: sig_atomic_t = 0
+        static var stopRequested: Bool { flag != 0 }
+
+        static func install() {
+            signal(SIGTERM) { _ in WorkerSignals.flag = 1 }
+            signal(SIGINT) { _ in WorkerSignals.flag = 1 }
+        }
     }
 
     static func progressBar(_ done: Int, _ total: Int) -> String {

@@ -13,7 +13,7 @@ extension GlobalOptions {
     /// standard error (skipped, not fatal): as errors for `update` (which then exits 1), as
     /// warnings for the commands that go on reading.
     func workspace(problems: ProblemReport = .warnings) throws -> Workspace {
-        let workspace = try Workspace(paths: paths(), now: UpdateRunner.systemClock())
+        let workspace = try Workspace(paths: paths(), database: database, now: UpdateRunner.systemClock())
         for problem in workspace.problems {
             let line = CLI.describe(problem.error) + " (this line is skipped until it is fixed)"
             switch problems {

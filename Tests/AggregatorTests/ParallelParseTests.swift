@@ -51,7 +51,7 @@ final class ParallelParseTests: XCTestCase {
         let summary = try runner.run(.all, in: workspace)
         XCTAssertEqual(server.requests.count, 42)
         homes.append(home)
-        return (summary, workspace.store)
+        return (summary, try workspace.store)
     }
 
     func testWorkersSaveEverySourceWithItsOwnCards() throws {

@@ -18,7 +18,7 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(r.stdout.contains("usage: feeds parse"), r.stdout)
             XCTAssertTrue(r.stdout.contains("\noptions:\n"), "the help keeps its lines: \(r.stdout)")
         }
-        XCTAssertTrue(help.stdout.hasPrefix("usage: feeds [--home DIR] COMMAND [OPTIONS] [ARGS]\n"), help.stdout)
+        XCTAssertTrue(help.stdout.hasPrefix("usage: feeds [--home DIR] [--database URL] COMMAND [OPTIONS] [ARGS]\n"), help.stdout)
     }
 
     func testUnknownCommandIsAUsageErrorWithAHint() throws {
