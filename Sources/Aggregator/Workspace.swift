@@ -48,6 +48,14 @@ public final class Workspace {
 
     /// Each entry of the file with its stored state, in file order.
     public func sources() throws -> [(entry: SourceEntry, stored: StoredSource)] {
+        try sourcesAndOrphans().listed
+    }
+
+    /// `sources()`, and the sources in the database that the sources file no longer lists (a
+    /// line deleted by hand): not fetched, cards kept until `feeds remove URL`. A source whose
+    /// line is there but does not read is not one of them (its line is reported instead). One
+    /// read of the sources for both (`feeds sources` shows both).
+    public func sourcesAndOrphans() throws -> (listed: [(entry: SourceEntry, stored: StoredSource)], orphans: [StoredSource]) {
         // By index, not by copies of the sources (a few hundred bytes each), and into an array of
         // the right size: with 5,000 sources, copying them into a dictionary and growing the
         // result cost a fifth of `feeds sources`.
@@ -62,18 +70,8 @@ public final class Workspace {
         for entry in entries {
             if let index = byURL[entry.url] { listed.append((entry, stored[index])) }
         }
-        return listed
-    }
-
-    /// Sources in the database that the sources file no longer lists (a line deleted by hand):
-    /// not fetched, cards kept until `feeds remove URL`. A source whose line is there but does
-    /// not read is not one of them (its line is reported instead).
-    public func orphans() throws -> [StoredSource] {
-        let listed = Set(entries.map(\.url) + problems.compactMap(\.identity))
-        // Configurations first (no card counted): there is rarely an orphan, and `feeds sources`
-        // has counted every source's cards once already.
-        guard try store.sourceConfigurations().contains(where: { !listed.contains($0.url) }) else { return [] }
-        return try store.sources().filter { !listed.contains($0.configuration.url) }
+        let inFile = Set(entries.map(\.url) + problems.compactMap(\.identity))
+        return (listed, stored.filter { !inFile.contains($0.configuration.url) })
     }
 
     /// The entries `query` names: a URL exactly, else a display name ignoring case.
