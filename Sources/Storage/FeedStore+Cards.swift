@@ -135,8 +135,8 @@ extension FeedStore {
                     guard let newest = ids.max(), let oldest = ids.min() else { return [Row]() }
                     let filter = try cardIDFilter ?? CardIDFilter(on: db)
                     cardIDFilter = filter
-                    filter.ids = Set(ids)
-                    defer { filter.ids = [] }
+                    filter.ids = CardIDSet(ids)
+                    defer { filter.ids = CardIDSet() }
                     let listing = Self.listing(query, order: order, search: text, window: window,
                                                preselected: oldest...newest, columns: columns, scoresOnly: scoresOnly)
                     return try read(listing.sql, listing.values)

@@ -273,7 +273,42 @@ enum Schema {
         """
         CREATE INDEX cards_unread_by_source ON cards (source_id) WHERE is_read = 0;
         """,
-        // Append migration 11 here; never edit the ones above.
+        // 11: each source's card and unread counts kept on its row (issue 21): `feeds sources`
+        // counted a million index entries at every listing (~50 ms of its ~130). Triggers keep
+        // them whatever writes the cards (a save, a read mark, retention, a source's removal,
+        // a rolled-back transaction takes its counts back with it). An inserted card costs one
+        // UPDATE of its source's row (measured with the sqlite3 shell, 200,000 inserts of
+        // 500-byte cards into 5,000 sources: 1.59-1.79 -> 1.85-2.12 s user, ~1.5 us a card).
+        // The counts of an existing database are taken here, once.
+        """
+        ALTER TABLE sources ADD COLUMN card_count INTEGER NOT NULL DEFAULT 0 CHECK (card_count >= 0);
+        ALTER TABLE sources ADD COLUMN unread_count INTEGER NOT NULL DEFAULT 0
+            CHECK (unread_count >= 0 AND unread_count <= card_count);
+        UPDATE sources SET
+            card_count = (SELECT count(*) FROM cards INDEXED BY cards_newest_per_source WHERE source_id = sources.id),
+            unread_count = (SELECT count(*) FROM cards INDEXED BY cards_unread_by_source
+                            WHERE source_id = sources.id AND is_read = 0);
+        CREATE TRIGGER source_counts_insert AFTER INSERT ON cards BEGIN
+            UPDATE sources SET card_count = card_count + 1, unread_count = unread_count + (new.is_read = 0)
+            WHERE id = new.source_id;
+        END;
+        -- Also fired by the cascade of a source's removal, when the source's row is gone already
+        -- or about to be: updating it then changes nothing.
+        CREATE TRIGGER source_counts_delete AFTER DELETE ON cards BEGIN
+            UPDATE sources SET card_count = card_count - 1, unread_count = unread_count - (old.is_read = 0)
+            WHERE id = old.source_id;
+        END;
+        -- No write changes a card's source; it is followed anyway so that the counts cannot drift.
+        CREATE TRIGGER source_counts_update AFTER UPDATE OF is_read, source_id ON cards
+        WHEN new.is_read IS NOT old.is_read OR new.source_id IS NOT old.source_id
+        BEGIN
+            UPDATE sources SET card_count = card_count - 1, unread_count = unread_count - (old.is_read = 0)
+            WHERE id = old.source_id;
+            UPDATE sources SET card_count = card_count + 1, unread_count = unread_count + (new.is_read = 0)
+            WHERE id = new.source_id;
+        END;
+        """,
+        // Append migration 12 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

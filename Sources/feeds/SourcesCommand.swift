@@ -25,7 +25,8 @@ enum SourcesCommand: Command {
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         let workspace = try global.workspace()
-        var sources = try workspace.sources()
+        let (listed, orphans) = try workspace.sourcesAndOrphans()
+        var sources = listed
         if let tag = args.value("--tag") { sources = sources.filter { TagMatch.matches($0.entry.tags, tag) } }
         let out = Output.standard
         var cardsEach = 0
@@ -61,7 +62,6 @@ enum SourcesCommand: Command {
             out.write("\n]\n")
             return .ok
         }
-        let orphans = try workspace.orphans()
         defer {
             if !orphans.isEmpty {
                 out.line("\(orphans.count) source\(orphans.count == 1 ? "" : "s") in the database but not in \(workspace.paths.sourcesFile) (not fetched; cards kept): "

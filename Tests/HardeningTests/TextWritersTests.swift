@@ -1,5 +1,5 @@
 @testable import ContractChecks
-import FeedModel
+@testable import FeedModel
 import TestSupport
 import XCTest
 
@@ -50,5 +50,25 @@ final class TextWritersTests: XCTestCase {
         let plain = "Café · 日本 — 🦆"
         XCTAssertEqual(TerminalText.line(plain), plain)
         XCTAssertEqual(TerminalText.line("ǛǛ"), "ǛǛ", "a continuation byte 0x9B is no C1 control")
+    }
+
+    /// The byte test that lets clean text through unchanged agrees with the neutraliser on every
+    /// scalar of the first planes (alone, between ASCII, at either end, next to another one),
+    /// both for one-line fields and laid-out text: a character is let through untouched exactly
+    /// when the neutraliser keeps it.
+    func testTheCleanTextShortcutAgreesWithTheNeutraliserOnEveryScalar() {
+        let scalars = (0..<0x3100).compactMap(Unicode.Scalar.init) + (0xFE00..<0x10000).compactMap(Unicode.Scalar.init)
+            + [Unicode.Scalar(0x1F600)!, Unicode.Scalar(0x10FFFF)!]
+        for scalar in scalars {
+            for text in ["\(scalar)", "a\(scalar)b", "x\(scalar)", "\(scalar)·", "é\(scalar)\u{2014}", "\n\(scalar)"] {
+                let name = "U+\(String(scalar.value, radix: 16)) in \(text.debugDescription)"
+                let lineClean = !text.unicodeScalars.contains(where: TerminalText.isNeutralised)
+                let linesClean = !text.unicodeScalars.contains { TerminalText.isNeutralised($0) && $0 != "\n" }
+                XCTAssertEqual(TerminalText.isClean(text.utf8, keepLines: false), lineClean, name)
+                XCTAssertEqual(TerminalText.isClean(text.utf8, keepLines: true), linesClean, name + " laid out")
+            }
+        }
+        XCTAssertEqual(TerminalText.line("cards 3 (1 unread) · last fetch —"), "cards 3 (1 unread) · last fetch —")
+        XCTAssertEqual(TerminalText.line("a\u{85}b\u{202E}c"), "a\\x85b\\u202ec")
     }
 }

@@ -78,15 +78,4 @@ final class BigListingPlanTests: StoreTestCase {
             }
         }
     }
-
-    func testSourceCountsReadIndexesOnly() throws {
-        let all = try plan(SourceReader.sql(where: "1", counts: .grouped))
-        XCTAssertTrue(all.contains("COVERING INDEX cards_newest_per_source"), all)
-        XCTAssertTrue(all.contains("INDEX cards_unread_by_source"), all)
-        XCTAssertFalse(all.contains("TEMP B-TREE"), all)
-        XCTAssertFalse(all.contains("SCAN cards\n") || all.hasSuffix("SCAN cards"), all)
-        let one = try plan(SourceReader.sql(where: "s.id = ?1", counts: .perSource), [.integer(news.rawValue)])
-        XCTAssertTrue(one.contains("COVERING INDEX cards_newest_per_source"), one)
-        XCTAssertTrue(one.contains("INDEX cards_unread_by_source"), one)
-    }
 }
