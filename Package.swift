@@ -35,8 +35,9 @@ let package = Package(
         // HTTP over libcurl multi. Knows bytes and headers, not XML (dates as the model's Timestamp).
         .target(name: "Fetching", dependencies: ["FeedModel", "CCurlShim"]),
         // The store of sources, fetch state and cards, behind one interface (`SourceStore`,
-        // `FetchStateStore`, `CardReadingStore`; `SourceLeasing` and `SharedHostState` for many
-        // workers): SQLite (`FeedStore`, the embedded default) and PostgreSQL (`PostgresStore`).
+        // `FetchStateStore`, `CardReadingStore`, `CardSearchStore`, `CardRetentionStore`;
+        // `SourceLeasing` and `SharedHostState` for many workers): SQLite (`FeedStore`, the
+        // embedded default) and PostgreSQL (`PostgresStore`).
         // Knows no HTML; no SQLite or libpq type leaves it.
         .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQShim"]),
 

@@ -54,7 +54,8 @@ final class Database {
     private func configure() throws {
         // WAL: readers (`feeds read`) never block the cron writer and the other way round.
         let mode = try switchToWAL()
-        guard mode?.lowercased() == "wal" else {
+        // (An in-memory database, `SearchWords`'s scratch table, has no log to switch.)
+        guard mode?.lowercased() == "wal" || path == ":memory:" else {
             throw StorageError.sqlite(path: path, code: SQLITE_ERROR,
                                       message: "journal mode is \(mode ?? "unknown"), expected wal",
                                       context: "switching to write-ahead logging")

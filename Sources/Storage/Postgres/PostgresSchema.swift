@@ -10,6 +10,7 @@
 ///   when (`SourceLeasing`); both set or both NULL.
 /// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
 /// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
+/// - `card_search` (migration 4): the search index, in the database (SQLite's is a file of its own).
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -108,6 +109,17 @@ enum PostgresSchema {
             GENERATED ALWAYS AS (nullif(lower(trim(title) COLLATE "C"), '')) STORED;
         CREATE INDEX cards_by_title ON cards ((title_key IS NULL), title_key, undated, sort_date DESC, id DESC);
         CREATE INDEX sources_by_name ON sources ((lower(coalesce(name, feed_title, url) COLLATE "C")), id);
+        """,
+        // 4: full-text search (PostgresStore+Search.swift): each card's words as a tsvector
+        // computed by feeds (SQLite's tokenizer over `SearchFolding`'s folding: one rule for both
+        // backends, see `SearchWords`), never by PostgreSQL's parser; a GIN index over it. A row
+        // goes with its card (ON DELETE CASCADE); saving a card writes its row.
+        """
+        CREATE TABLE card_search (
+            card_id bigint   PRIMARY KEY REFERENCES cards (id) ON DELETE CASCADE,
+            words   tsvector NOT NULL
+        );
+        CREATE INDEX card_search_words ON card_search USING gin (words);
         """,
     ]
 

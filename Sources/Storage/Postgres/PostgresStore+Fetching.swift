@@ -72,7 +72,8 @@ extension PostgresStore: FetchStateStore {
                 sort_date = coalesce(i.published, i.updated, c.first_seen_at)
             FROM \(input)
             WHERE c.source_id = $1 AND c.card_key = i.card_key AND c.content_hash <> i.content_hash
-            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context).changedRows
+            RETURNING c.card_key
+            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context)
         // In the fetch's order, so ids grow as the cards were listed (as SQLite numbers them).
         let inserted = try connection.execute("""
             INSERT INTO cards (source_id, card_key, guid, title, description, link, image, published,
@@ -83,8 +84,12 @@ extension PostgresStore: FetchStateStore {
             FROM \(input)
             ORDER BY i.position
             ON CONFLICT (source_id, card_key) DO NOTHING
-            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context).changedRows
-        return SaveSummary(new: inserted, updated: updated, unchanged: unchanged)
+            RETURNING card_key
+            """, [SQLValue(sourceID), SQLValue(now)] + columns, context: context)
+        // The search rows of the new and changed cards (PostgresStore+Search.swift).
+        let written = (0..<updated.rowCount).map { updated.string($0, 0) ?? "" } + (0..<inserted.rowCount).map { inserted.string($0, 0) ?? "" }
+        try indexCards(sourceID: sourceID, keys: written)
+        return SaveSummary(new: inserted.rowCount, updated: updated.rowCount, unchanged: unchanged)
     }
 
     public func recordDegraded(sourceID: SourceID, note: String?) throws {

@@ -50,6 +50,7 @@ extension PostgresStore {
                           SQLValue(stored.sortDate)],
                     context: "copying a card of source \(sourceID)")
             }
+            try indexCards(sourceID: sourceID, keys: cards.map(\.key.rawValue))
         }
     }
 }

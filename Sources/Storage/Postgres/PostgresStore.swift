@@ -20,8 +20,18 @@ public final class PostgresStore {
     /// `.newerSchema` for one a newer feeds migrated.
     public init(address: String) throws {
         connection = try PGConnection(address: address)
+        let before = try PostgresMigrator.appliedVersion(connection) ?? 0
         try PostgresMigrator.migrate(connection)
+        // A database of cards from before the search index (migration 4): their words now.
+        if before > 0, before < 4 { try indexUnindexedCards() }
     }
+
+    /// Turns a description into the text to search (`FeedStore.descriptionText`: the
+    /// Aggregator sets Markup's converter); nil: the description as stored.
+    public var descriptionText: ((String) -> String)?
+
+    /// SQLite's tokenizer for the search index (`SearchWords`), made on the first use.
+    var searchWordsIfMade: SearchWords?
 
     /// The schema version of the database (equals `PostgresStore.schemaVersion` once open).
     public func databaseSchemaVersion() throws -> Int {
