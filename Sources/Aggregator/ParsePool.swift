@@ -162,7 +162,7 @@ final class ParsePool: @unchecked Sendable {
             let summary = try parser.finish()
             let feed = ParsedFeed(feed: summary.feed, cards: [], format: summary.format, warnings: summary.warnings,
                                   degraded: summary.damage?.description)
-            let prepared = PreparedCards(cards, descriptionText: { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) })
+            let prepared = PreparedCards(cards, descriptionText: Workspace.searchText)
             return .parsed(feed, cardCount: cards.count, prepared: prepared, dropped: dropped,
                            rules: RuleTally(skipped: filter?.skipped ?? 0, stopped: filter?.stopped ?? false))
         } catch {

@@ -67,7 +67,7 @@ final class SearchIndexThread: @unchecked Sendable {
         var failure: Error?
         do {
             indexer = try SearchIndexer(storePath: storePath)
-            indexer?.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+            indexer?.descriptionText = Workspace.searchText
         } catch {
             failure = error
         }

@@ -37,17 +37,21 @@ public final class Workspace {
     }
 
     /// `database`: a PostgreSQL address (`postgres://user@host:port/db`); nil: the home's SQLite.
+    /// What either store indexes of a description: its words, not its markup (see SearchIndex).
+    public static let searchText: @Sendable (String) -> String = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+
     public init(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws {
         self.paths = paths
         let listing = try SourcesFile.readListing(path: paths.sourcesFile)
         (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
         if let database {
             let postgres = try PostgresStore(address: database)
+            postgres.descriptionText = Workspace.searchText
             (self.postgres, sqlite, updateStore) = (postgres, nil, postgres)
         } else {
             let store = try FeedStore(path: paths.database)
             // The search index holds the words of descriptions, not their markup (see SearchIndex).
-            store.descriptionText = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
+            store.descriptionText = Workspace.searchText
             (postgres, sqlite, updateStore) = (nil, store, store)
         }
         try sync(now: now)

@@ -47,6 +47,7 @@ enum MigrateCommand: Command {
         defer { withExtendedLifetime(lock) {} }
         let source = try FeedStore(path: path)
         let store = try PostgresStore(address: target)
+        store.descriptionText = Workspace.searchText
         let counts = try StoreCopy.copy(from: source, to: store)
         Output.standard.line("copied \(counts) from \(path) to \(store.server)")
         return .ok

@@ -28,50 +28,7 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
     /// The server's own settings hold; nothing to tune per session.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {}
 
-    /// FeedStore.prune's rule (FeedStore+Retention.swift) in PostgreSQL's dialect.
-    @discardableResult
-    public func prune(now: Timestamp, defaultKeepDays: Int?, defaultKeepCount: Int?) throws -> Int {
-        try connection.execute("""
-            DELETE FROM cards WHERE id IN (
-                SELECT r.id
-                FROM (SELECT id, source_id, is_read, sort_date, last_seen_at,
-                             row_number() OVER (PARTITION BY source_id ORDER BY sort_date DESC, id DESC) AS rank
-                      FROM cards
-                      WHERE source_id IN (SELECT id FROM sources
-                                          WHERE coalesce(keep_days, $2::bigint) IS NOT NULL
-                                             OR coalesce(keep_count, $3::bigint) IS NOT NULL)) r
-                JOIN sources s ON s.id = r.source_id
-                WHERE r.is_read
-                  AND (s.items_seen_at IS NULL OR r.last_seen_at < s.items_seen_at)
-                  AND ((coalesce(s.keep_days, $2::bigint) IS NOT NULL
-                        AND greatest(r.sort_date, r.last_seen_at) < $1::bigint - coalesce(s.keep_days, $2::bigint) * 86400)
-                    OR (coalesce(s.keep_count, $3::bigint) IS NOT NULL AND r.rank > coalesce(s.keep_count, $3::bigint)))
-            )
-            """, [SQLValue(now), SQLValue(defaultKeepDays), SQLValue(defaultKeepCount)], context: "deleting cards past retention").changedRows
-    }
-
-    /// FeedStore.capCards's rule (FeedStore+Retention.swift), in one transaction.
-    public func capCards(sourceID: SourceID, max: Int) throws -> (read: Int, unread: Int) {
-        let context = "capping the cards of source \(sourceID)"
-        return try connection.transaction(context) {
-            let total = try connection.execute("SELECT count(*) FROM cards WHERE source_id = $1", [SQLValue(sourceID)],
-                                               context: context).int(0, 0)
-            guard total > max else { return (0, 0) }
-            func delete(read: Bool, _ count: Int) throws -> Int {
-                try connection.execute("""
-                    DELETE FROM cards WHERE id IN (
-                        SELECT c.id FROM cards c JOIN sources s ON s.id = c.source_id
-                        WHERE c.source_id = $1 AND c.is_read = $2
-                          AND (s.items_seen_at IS NULL OR c.last_seen_at < s.items_seen_at)
-                        ORDER BY c.sort_date, c.id
-                        LIMIT $3)
-                    """, [SQLValue(sourceID), .text(read ? "true" : "false"), .integer(Int64(count))], context: context).changedRows
-            }
-            let read = try delete(read: true, total - max)
-            guard total - read > max else { return (read, 0) }
-            return (read, try delete(read: false, total - read - max))
-        }
-    }
+    // prune and capCards: PostgresStore+Retention.swift (CardLimiting's requirements too).
 
     /// Not kept on PostgreSQL yet: every run looks the pages up again.
     public func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry] { [:] }
