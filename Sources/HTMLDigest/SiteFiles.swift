@@ -82,6 +82,13 @@ final class SiteFiles {
         try put(relative, bytes)
     }
 
+    /// Counts the file at `relative` as this run's, left as it is (a page whose inputs did not
+    /// change: `PageManifest`).
+    func keep(_ relative: String) {
+        produced.insert(relative)
+        unchanged += 1
+    }
+
     private func put(_ relative: String, _ bytes: [UInt8]) throws {
         let path = root + "/" + relative
         if Self.holds(path, bytes) {

@@ -7,16 +7,16 @@ import Storage
 struct SitePages {
     let model: DigestModel
     let options: DigestOptions
-    /// Where each card of the bounded pages has its whole post (`archive/DAY.html#cID`), from
-    /// the archive written first.
-    var postLinks: [CardID: String] = [:]
+    /// Where each card has its whole post (`archive/DAY.html#cID`), from the archive written
+    /// first.
+    var places = ArchivePlaces()
 
     init(model: DigestModel, options: DigestOptions) {
         self.model = model
         self.options = options
     }
 
-    func post(_ card: StoredCard) -> CardHTML.Post { postLinks[card.id].map { .link($0) } ?? .none }
+    func post(_ card: StoredCard) -> CardHTML.Post { places.link(card).map { .link($0) } ?? .none }
 
     /// Sources sorted by display name (case-insensitive), then id.
     var sources: [StoredSource] {
@@ -250,7 +250,7 @@ struct SitePages {
         return out
     }
 
-    func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
+    func sourcePage(_ source: StoredSource, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
         var out = ""
         PageFrame.open(title: model.name(of: source), siteTitle: options.title, root: "../", section: .sources, into: &out)
         out += "<p class=\"lede\">"
@@ -265,7 +265,6 @@ struct SitePages {
             let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description, linkURLs: false)), at: 400)
             if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
         }
-        let list = model.perSource[source.id]?.page ?? []
         if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "../", age: false, &cards, into: &out) }
         PageFrame.close(into: &out)
         return out
