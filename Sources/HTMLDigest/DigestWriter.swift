@@ -191,7 +191,7 @@ public struct DigestWriter {
             guard let image = images[url] else { continue }
             try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
         }
-        try files.write(PageManifest.fileName, manifest.text())
+        try files.writeOwn(PageManifest.fileName, Array(manifest.text().utf8))
         let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html", shownImages: cards.shownImages)

@@ -4,7 +4,8 @@ import FeedModel
 /// added, removed (retention, a source deleted), moved to another day, or its content changed
 /// (`changed_at` is set on every content change). Read from the `cards_stamps` index alone
 /// (migration 11), never from the card rows: a million cards' stamps in a few hundred ms.
-/// Read state is not in it (no archive, source or tag page shows it).
+/// Read state is not in it (no archive, source or tag page shows it). An edit saved in the
+/// same second as the card's last change keeps the stamp (the content hash is text, no sum).
 public struct CardStamp: Sendable, Hashable {
     public var count: Int
     public var idSum: Int64
@@ -31,6 +32,15 @@ extension FeedStore {
         count(*), sum(c.id & 4294967295), max(c.changed_at), sum(c.changed_at & 4294967295), sum(c.sort_date & 4294967295)
         """
 
+    static func stampsByDaySQL(_ whereClause: String) -> String {
+        """
+        SELECT \(dayOfSortDate) AS day, \(stampColumns) FROM cards c INDEXED BY cards_stamps
+        \(whereClause) GROUP BY day ORDER BY day DESC
+        """
+    }
+
+    static let stampsBySourceSQL = "SELECT c.source_id, \(stampColumns) FROM cards c INDEXED BY cards_stamps GROUP BY c.source_id"
+
     private static func stamp(_ row: Row, from column: Int32) -> CardStamp {
         CardStamp(count: row.int(column), idSum: row.int64(column + 1), changedMax: row.int64(column + 2),
                   changedSum: row.int64(column + 3), sortDateSum: row.int64(column + 4))
@@ -40,10 +50,7 @@ extension FeedStore {
     /// filters let through: the days `cardCountsByDay` lists, with their counts.
     public func cardStampsByDay(_ query: CardQuery = CardQuery()) throws -> [(day: Timestamp, stamp: CardStamp)] {
         let filter = Self.cardFilter(try resolvingTag(query))
-        return try db.prepare("""
-            SELECT \(Self.dayOfSortDate) AS day, \(Self.stampColumns) FROM cards c INDEXED BY cards_stamps
-            \(filter.whereClause) GROUP BY day ORDER BY day DESC
-            """).query(filter.values) { row in
+        return try db.prepare(Self.stampsByDaySQL(filter.whereClause)).query(filter.values) { row in
             (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), Self.stamp(row, from: 1))
         }
     }
@@ -51,8 +58,7 @@ extension FeedStore {
     /// Each source's stamp (of all its cards); a source without cards is missing.
     public func cardStampsBySource() throws -> [SourceID: CardStamp] {
         var out: [SourceID: CardStamp] = [:]
-        try db.prepare("SELECT c.source_id, \(Self.stampColumns) FROM cards c INDEXED BY cards_stamps GROUP BY c.source_id")
-            .each([]) { row in out[SourceID(rawValue: row.int64(0))] = Self.stamp(row, from: 1) }
+        try db.prepare(Self.stampsBySourceSQL).each([]) { row in out[SourceID(rawValue: row.int64(0))] = Self.stamp(row, from: 1) }
         return out
     }
 }
