@@ -37,12 +37,13 @@ final class PageManifest {
     static func read(_ path: String) -> [String: Entry] {
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         var out: [String: Entry] = [:]
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.first.map(String.init) == format else { return [:] }
+        // Split as bytes: a String split by Characters took a third of a rerun's time.
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard let header = lines.first, String(decoding: header, as: UTF8.self) == format else { return [:] }
         for line in lines.dropFirst() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 5, SiteFiles.isSafeRelative(fields[0]), let size = Int(fields[2]), size >= 0 else { continue }
-            let images = fields[4].split(separator: ",").map(String.init).filter(isImageName)
+            let images = fields[4].isEmpty ? [] : fields[4].split(separator: ",").map(String.init).filter(isImageName)
             out[fields[0]] = Entry(stamp: fields[1], size: size, note: fields[3], images: images)
         }
         return out

@@ -11,17 +11,19 @@ struct SitePages {
     /// first.
     var places = ArchivePlaces()
 
+    /// Sources sorted by display name (case-insensitive), then id: sorted once (the tag index
+    /// lists each tag's sources: 400 tags sorting 5,000 sources each took 1 s).
+    let sources: [StoredSource]
+
     init(model: DigestModel, options: DigestOptions) {
         self.model = model
         self.options = options
+        sources = model.sources.map { (model.name(of: $0).lowercased(), $0) }
+            .sorted { ($0.0, $0.1.id.rawValue) < ($1.0, $1.1.id.rawValue) }.map(\.1)
     }
 
     func post(_ card: StoredCard) -> CardHTML.Post { places.link(card).map { .link($0) } ?? .none }
 
-    /// Sources sorted by display name (case-insensitive), then id.
-    var sources: [StoredSource] {
-        model.sources.sorted { (model.name(of: $0).lowercased(), $0.id.rawValue) < (model.name(of: $1).lowercased(), $1.id.rawValue) }
-    }
 
     /// The index's sections: the source with the newest card first (the newest card of each
     /// row: dated cards before undated ones, then sort date), ties by name as `sources`. A
