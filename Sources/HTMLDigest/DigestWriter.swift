@@ -134,11 +134,13 @@ public struct DigestWriter {
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
         try files.write("sources/index.html", pages.sourceIndex())
 
-        /// The stamp of a source's or tag's page: its own, and those of the days its cards are
-        /// on (their whole posts' links name those days' pages).
+        /// The stamp of a source's or tag's page: its own, and where the pages of the days its
+        /// cards are on start (their whole posts' links name those days' pages; a card edited on
+        /// a day of 10,000 cards re-renders its own source's page, not those of every source
+        /// with a card that day).
         func withDays(_ base: PageStamp, _ days: [String]) -> String {
             var s = base
-            for day in days { s.add(day); s.add(dayStampTexts[day] ?? "gone") }
+            for day in days { s.add(day); s.add(places.starts(of: day) ?? "gone") }
             return s.text
         }
         func daysOf(_ list: [StoredCard]) -> [String] {

@@ -144,6 +144,13 @@ struct ArchivePlaces {
         days[day] = pages
     }
 
+    /// Where the pages of `day` start, as text (nil: no such day): what a card's link into the
+    /// day depends on. An edited card leaves it as it was; a card added or removed on the day
+    /// shifts it.
+    func starts(of day: String) -> String? {
+        days[day].map { $0.map { $0?.note ?? "-" }.joined(separator: ",") }
+    }
+
     /// The archive page holding `card` (`archive/DAY.html#cID`), or nil when its day is not in
     /// the archive.
     func link(_ card: StoredCard) -> String? {

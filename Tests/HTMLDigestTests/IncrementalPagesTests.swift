@@ -97,6 +97,17 @@ final class IncrementalPagesTests: DigestTestCase {
         }
     }
 
+    func testAnEditedCardOnADayOfOtherSourcesLeavesTheirPages() throws {
+        // Gamma has a card on 2026-11-29 too: its page links that day, whose pages still start
+        // where they did.
+        try fillDays()
+        try check(rendered: ["archive/2026-11-29.html", "archive/2026-11-29-2.html", "sources/1.html", "tags/x.html"]) {
+            try save("Alpha", [("a1", 2), ("a2", 3), ("a3", 4), ("a4", 24 * 10), ("a5", 24 * 10 + 1), ("a6", 24 * 10 + 2)], at: now) {
+                $0 == "a1" ? "Edited title" : "Post " + $0
+            }
+        }
+    }
+
     func testMarkingACardReadRendersNoCardPage() throws {
         // No archive, source or tag page shows read state; the index's unread count changes.
         try fillDays()
