@@ -16,6 +16,9 @@ struct CardHTML {
     /// The image URLs the rendered cards showed (their files are copied into the site).
     private(set) var shownImages: [String] = []
     private var shownSet = Set<String>()
+    /// The image URLs shown since `startPage()`: the page manifest keeps a page's images (a
+    /// page left alone still shows them, so they stay in the site).
+    private(set) var pageImages = Set<String>()
 
     static let excerptLength = 220
     /// A text card's excerpt: it has the picture's room too.
@@ -54,6 +57,7 @@ struct CardHTML {
         if card.image == nil {
             // Nothing to show.
         } else if let url = card.image, let image = images[url] {
+            pageImages.insert(url)
             if shownSet.insert(url).inserted { shownImages.append(url) }
             let src = HTMLEscaping.attribute(root + "images/" + image.fileName)
             out += "<a class=\"pic\" href=\"" + src + "\" tabindex=\"-1\"><img src=\"" + src + "\""
@@ -95,6 +99,7 @@ struct CardHTML {
                 out += "<details class=\"post\"><summary>Read the whole post</summary><div class=\"content\">"
                 var used: [String] = []
                 out += PostHTML.render(description, root: root, images: images) { used.append($0) }
+                pageImages.formUnion(used)
                 for url in used where shownSet.insert(url).inserted { shownImages.append(url) }
                 out += "</div></details>"
             case .link(let href):
@@ -110,6 +115,14 @@ struct CardHTML {
             out += "</ul>"
         }
         out += "</article>\n"
+    }
+
+    /// Starts a page's `pageImages`.
+    mutating func startPage() { pageImages.removeAll(keepingCapacity: true) }
+
+    /// Counts `urls` as shown (the images of a page left alone).
+    mutating func markShown(_ urls: [String]) {
+        for url in urls where shownSet.insert(url).inserted { shownImages.append(url) }
     }
 
     /// Forgets the titles and excerpts worked out so far: between archive pages, whose cards

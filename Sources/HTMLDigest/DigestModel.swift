@@ -59,26 +59,28 @@ public struct SourceCards: Sendable {
     public var latestCount: Int
     /// How many of those are unread.
     public var latestUnread: Int
-    /// Its newest cards: its own page (at most `cardsPerSourcePage`).
-    public var page: [StoredCard]
     /// How many cards it has in all.
     public var total: Int
 }
 
 /// The cards and sources of one site. Only bounded lists are read up front (the sort pages,
-/// each source's row and page); the archive, every card, is read from the store one card at a
-/// time while its pages are written (`FeedStore.eachCardByDay`), so neither memory nor any
-/// page grows with the number of cards.
+/// each source's row); a source's and a tag's page are read when the page is written (and
+/// only when its cards changed, see `PageManifest`), the archive one day at a time
+/// (`FeedStore.eachCardOfDay`), so memory does not grow with the number of cards (5,000
+/// sources' pages held together were 1,000,000 cards, 1.77 GB).
 public struct DigestModel {
     public let store: FeedStore
+    public let options: DigestOptions
     public var sources: [StoredSource]
     /// The sort orders a page is written for, with each order's cards since `since` (at most
     /// `cardsPerSortPage`).
     public var sorted: [(order: CardOrder, cards: [StoredCard])]
     public var perSource: [SourceID: SourceCards]
-    /// The tags of the sources (from the sources file), sorted, each with its newest cards (at
-    /// most `cardsPerSourcePage`) and how many it has: a page per tag.
-    public var tags: [(tag: String, cards: [StoredCard], total: Int)] = []
+    /// Each source's stamp (see `CardStamp`): its page changed only when this did.
+    public var sourceStamps: [SourceID: CardStamp] = [:]
+    /// The tags of the sources (from the sources file), sorted, each with how many cards it
+    /// has: a page per tag (its newest cards: `tagPageCards`).
+    public var tags: [(tag: String, total: Int)] = []
     /// The names the site shows, by source (see `name(of:)`).
     let names: [SourceID: String]
     /// Each source's tags (a card shows its source's).
@@ -100,21 +102,26 @@ public struct DigestModel {
             sorted.append((order, published(try store.cards(CardQuery(tag: options.tag, since: options.since, limit: options.cardsPerSortPage),
                                                             order: order))))
         }
+        let stamps = try store.cardStampsBySource()
         var perSource: [SourceID: SourceCards] = [:]
         for source in sources {
             perSource[source.id] = SourceCards(
                 row: published(try store.cards(CardQuery(sourceID: source.id, since: options.since, limit: options.cardsPerRow), order: .newest)),
                 latestCount: try store.cardCount(CardQuery(sourceID: source.id, since: options.since)),
                 latestUnread: try store.cardCount(CardQuery(sourceID: source.id, unreadOnly: true, since: options.since)),
-                page: published(try store.cards(CardQuery(sourceID: source.id, limit: options.cardsPerSourcePage), order: .newest)),
-                total: try store.cardCount(CardQuery(sourceID: source.id)))
+                total: stamps[source.id]?.count ?? 0)
         }
-        var tags: [(String, [StoredCard], Int)] = []
+        var tags: [(String, Int)] = []
         for tag in Set(sources.flatMap(\.configuration.tags)).filter({ !$0.isEmpty }).sorted() {
-            tags.append((tag, published(try store.cards(CardQuery(tag: tag, limit: options.cardsPerSourcePage), order: .newest)),
-                         try store.cardCount(CardQuery(tag: tag))))
+            // Every source is in `sources` without `--tag`: the count is the sum of its sources'
+            // (400 tags counted by the store took a second at a million cards).
+            let total = options.tag == nil
+                ? sources.filter { TagMatch.matches($0.configuration.tags, tag) }.reduce(0) { $0 + (stamps[$1.id]?.count ?? 0) }
+                : try store.cardCount(CardQuery(tag: tag))
+            tags.append((tag, total))
         }
-        var model = DigestModel(store: store, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        var model = DigestModel(store: store, options: options, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        model.sourceStamps = stamps
         model.tags = tags
         model.tagsBySource = Dictionary(sources.map { ($0.id, $0.configuration.tags.filter { !$0.isEmpty }) }, uniquingKeysWith: { a, _ in a })
         return model
@@ -125,6 +132,18 @@ public struct DigestModel {
         var card = card
         card.sourceName = name
         return card
+    }
+
+    /// A source's own page: its newest cards (at most `cardsPerSourcePage`), or of those the
+    /// ones since `since`.
+    func sourcePageCards(_ id: SourceID, since: Timestamp? = nil) throws -> [StoredCard] {
+        try store.cards(CardQuery(sourceID: id, since: since, limit: options.cardsPerSourcePage), order: .newest).map(published)
+    }
+
+    /// A tag's page: the newest cards of its sources (at most `cardsPerSourcePage`), or of
+    /// those the ones since `since`.
+    func tagPageCards(_ tag: String, since: Timestamp? = nil) throws -> [StoredCard] {
+        try store.cards(CardQuery(tag: tag, since: since, limit: options.cardsPerSourcePage), order: .newest).map(published)
     }
 
     /// `card` with the name the site shows for its source.
@@ -159,39 +178,41 @@ public struct DigestModel {
     /// The newest cards since `since` (at most `cardsPerSortPage`): the Atom feed.
     public var latest: [StoredCard] { sorted.first { $0.order == .newest }?.cards ?? [] }
 
-    /// Every card read up front (each list bounded): the pages other than the archive.
+    /// Every card read up front (each list bounded): the index and the sort pages.
     var boundedCards: [StoredCard] {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
-        let lists = sorted.map(\.cards) + sources.flatMap { [perSource[$0.id]?.row ?? [], perSource[$0.id]?.page ?? []] } + tags.map(\.cards)
+        let lists = sorted.map(\.cards) + sources.map { perSource[$0.id]?.row ?? [] }
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }
 
     /// The cards worth downloading images for, newest first: those of the latest lists (sort
-    /// pages, index rows) and of the source pages; callers keep those since `since`.
-    var latestShown: [StoredCard] {
+    /// pages, index rows) and of the source and tag pages, those since `since` (the source and
+    /// tag pages read again, those cards only).
+    func latestShown() throws -> [StoredCard] {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
-        let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + sources.map { perSource[$0.id]?.page ?? [] }
-            + sorted.map(\.cards) + tags.map(\.cards)
+        let pages = try sources.map { try sourcePageCards($0.id, since: options.since) }
+        let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + pages
+            + sorted.map(\.cards) + (try tags.map { try tagPageCards($0.tag, since: options.since) })
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out
     }
 
     /// Image URLs of the latest cards: the ones worth downloading now.
-    public func latestImageURLs(_ options: DigestOptions) -> [String] {
-        unique(latestShown.filter { $0.sortDate >= options.since }.compactMap(\.card.image))
+    public func latestImageURLs(_ options: DigestOptions) throws -> [String] {
+        unique(try latestShown().filter { $0.sortDate >= options.since }.compactMap(\.card.image))
     }
 
     /// The source URL each latest image came from (the first card's, when several show it):
     /// the image may be on an internal address only on that source's origin.
     /// `origins` overrides a source's URL (a local source's as the absolute `file://` URL it
     /// is read from: its images may be files in its folder, see `LocalImage`).
-    public func latestImageSources(_ options: DigestOptions, origins: [SourceID: String] = [:]) -> [String: String] {
+    public func latestImageSources(_ options: DigestOptions, origins: [SourceID: String] = [:]) throws -> [String: String] {
         let urls = Dictionary(sources.map { ($0.id, origins[$0.id] ?? $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
         var out: [String: String] = [:]
-        for card in latestShown where card.sortDate >= options.since {
+        for card in try latestShown() where card.sortDate >= options.since {
             guard let image = card.card.image, out[image] == nil, let source = urls[card.sourceID] else { continue }
             out[image] = source
         }

@@ -43,66 +43,149 @@ public struct DigestWriter {
 
     /// Writes the site for `model`. `images` maps card image URLs to cached copies (missing:
     /// placeholder); `extraFiles` are written as they are (`sources.opml`).
+    ///
+    /// Incremental in what it reads, not only in what it writes: an archive, source or tag
+    /// page whose stamp (`PageManifest`) is the last run's is neither rendered nor read, and
+    /// its cards are not read from the store. The latest pages (index, sort pages, the Atom
+    /// feed, the lists of days, sources and tags) are always rendered: they are bounded.
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
+        let manifest = PageManifest(root: directory)
         var cards = CardHTML(images: images, tags: model.tagsBySource)
         var pages = SitePages(model: model, options: options)
+        let frame = frameStamp(model, images: images)
+        let imageURLs = Dictionary(images.map { ($0.value.fileName, $0.key) }, uniquingKeysWith: { a, b in min(a, b) })
 
         try files.write("style.css", Stylesheet.css)
         for (name, text) in extraFiles.sorted(by: { $0.key < $1.key }) { try files.write(name, text) }
 
-        // The archive first, one page of cards in memory at a time: each card's whole post is
-        // written there once, and the other pages link to it (where the cards they show landed).
-        let bounded = Set(model.boundedCards.map(\.id))
-        var postLinks: [CardID: String] = [:]
+        /// A page left alone: still the site's, and so are its images.
+        func keep(_ relative: String, _ entry: PageManifest.Entry) {
+            files.keep(relative)
+            cards.markShown(entry.images.compactMap { imageURLs[$0] })
+        }
+        func written(_ relative: String, _ text: String, stamp: String, note: String = "") throws {
+            let bytes = Array(text.utf8)
+            try files.write(relative, bytes)
+            manifest.record(relative, stamp: stamp, size: bytes.count, note: note,
+                            images: cards.pageImages.compactMap { images[$0]?.fileName })
+        }
+
+        // The archive first, one day at a time and one page of cards in memory: each card's
+        // whole post is written there once, and the other pages link to it (`ArchivePlaces`).
         let archive = CardQuery(tag: options.tag)
-        let days = pages.days(try model.store.cardCountsByDay(archive))
+        let dayStamps = try model.store.cardStampsByDay(archive)
+        let days = pages.days(dayStamps.map { ($0.day, $0.stamp.count) })
+        let dayStampTexts = Dictionary(zip(days.map(\.name), dayStamps.map(\.stamp.text)), uniquingKeysWith: { a, _ in a })
         try files.write("archive/index.html", pages.archiveIndex(days))
-        var dayIndex = 0
-        var page = 1
-        var list: [StoredCard] = []
+        var places = ArchivePlaces()
         let perPage = max(1, options.cardsPerArchivePage)
-        func flush() throws {
-            guard !list.isEmpty else { return }
-            let name = String(list[0].sortDate.iso8601.prefix(10))
-            // The counts were read just before: a card saved in between shifts a page, no more.
-            while dayIndex < days.count && days[dayIndex].name > name { dayIndex += 1 }
-            let day = dayIndex < days.count && days[dayIndex].name == name
-                ? days[dayIndex] : SitePages.Day(name: name, count: list.count, pages: page)
-            let shown = SitePages.Day(name: day.name, count: day.count, pages: max(day.pages, page))
-            cards.forgetTexts()
-            cards.prepareExcerpts(list)
+        for (i, day) in days.enumerated() {
             // Days newest first: the one after in the list is older.
-            let found = dayIndex < days.count && days[dayIndex].name == name
-            let older = found && dayIndex + 1 < days.count ? days[dayIndex + 1].name : nil
-            let newer = found && dayIndex > 0 ? days[dayIndex - 1].name : nil
-            let file = SitePages.dayFile(name, page: page)
-            for card in list where bounded.contains(card.id) { postLinks[card.id] = "archive/" + file + "#c\(card.id.rawValue)" }
-            try files.write("archive/" + file, pages.dayPage(shown, page: page, list, older: older, newer: newer, &cards))
-            list.removeAll(keepingCapacity: true)
-        }
-        try model.store.eachCardByDay(archive) { card in
-            if let first = list.first, first.sortDate.iso8601.prefix(10) != card.sortDate.iso8601.prefix(10) {
-                try flush()
-                page = 1
+            let older = i + 1 < days.count ? days[i + 1].name : nil
+            let newer = i > 0 ? days[i - 1].name : nil
+            func stamp(_ page: Int) -> String {
+                var s = PageStamp("day")
+                s.add(frame)
+                for field in [day.name, older, newer, dayStampTexts[day.name]] { s.add(field) }
+                for n in [page, day.count, day.pages] { s.add(n) }
+                return s.text
             }
-            list.append(model.published(card))
-            if list.count == perPage {
-                try flush()
-                page += 1
+            var kept: [(String, PageManifest.Entry)] = []
+            for page in 1...max(1, day.pages) {
+                let relative = "archive/" + SitePages.dayFile(day.name, page: page)
+                guard let entry = manifest.unchanged(relative, stamp: stamp(page)), let first = ArchivePlaces.Key(entry.note) else { break }
+                kept.append((relative, entry))
+                places.set(day: day.name, page: page, first: first)
             }
+            if kept.count == max(1, day.pages) {
+                for (relative, entry) in kept { keep(relative, entry) }
+                continue
+            }
+            var list: [StoredCard] = []
+            var page = 1
+            func flush() throws {
+                guard !list.isEmpty else { return }
+                // The counts were read just before: a card saved in between shifts a page, no more.
+                let shown = SitePages.Day(name: day.name, count: day.count, pages: max(day.pages, page))
+                cards.forgetTexts()
+                cards.prepareExcerpts(list)
+                cards.startPage()
+                let first = ArchivePlaces.Key(list[0])
+                places.set(day: day.name, page: page, first: first)
+                let text = pages.dayPage(shown, page: page, list, older: older, newer: newer, &cards)
+                try written("archive/" + SitePages.dayFile(day.name, page: page), text, stamp: stamp(page), note: first.note)
+                list.removeAll(keepingCapacity: true)
+            }
+            try model.store.eachCardOfDay(dayStamps[i].day, archive) { card in
+                list.append(model.published(card))
+                if list.count == perPage {
+                    try flush()
+                    page += 1
+                }
+            }
+            try flush()
         }
-        try flush()
 
         cards.forgetTexts()
         cards.prepareExcerpts(model.boundedCards)
-        pages.postLinks = postLinks
+        pages.places = places
         try files.write("index.html", pages.index(&cards))
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
         try files.write("sources/index.html", pages.sourceIndex())
-        for source in model.sources { try files.write("sources/\(source.id.rawValue).html", pages.sourcePage(source, &cards)) }
+
+        /// The stamp of a source's or tag's page: its own, and where the pages of the days its
+        /// cards are on start (their whole posts' links name those days' pages; a card edited on
+        /// a day of 10,000 cards re-renders its own source's page, not those of every source
+        /// with a card that day).
+        func withDays(_ base: PageStamp, _ days: [String]) -> String {
+            var s = base
+            for day in days { s.add(day); s.add(places.starts(of: day) ?? "gone") }
+            return s.text
+        }
+        func daysOf(_ list: [StoredCard]) -> [String] {
+            var seen = Set<String>()
+            return list.map { String($0.sortDate.iso8601.prefix(10)) }.filter { seen.insert($0).inserted }
+        }
+        /// Writes the page at `relative` unless its stamp is the last run's.
+        func boundedPage(_ relative: String, _ base: PageStamp, cards list: () throws -> [StoredCard],
+                         render: ([StoredCard], inout CardHTML) -> String) throws {
+            if let note = manifest.previousEntry(relative)?.note,
+               let entry = manifest.unchanged(relative, stamp: withDays(base, note.split(separator: ",").map(String.init))) {
+                return keep(relative, entry)
+            }
+            let shown = try list()
+            cards.forgetTexts()
+            cards.prepareExcerpts(shown)
+            cards.startPage()
+            let days = daysOf(shown)
+            try written(relative, render(shown, &cards), stamp: withDays(base, days), note: days.joined(separator: ","))
+        }
+        for source in model.sources {
+            var base = PageStamp("source")
+            base.add(frame)
+            for field in [String(source.id.rawValue), model.name(of: source), source.feed.link, source.configuration.url,
+                          source.feed.description, model.sourceStamps[source.id]?.text] { base.add(field) }
+            try boundedPage("sources/\(source.id.rawValue).html", base, cards: { try model.sourcePageCards(source.id) }) {
+                pages.sourcePage(source, $0, &$1)
+            }
+        }
         try files.write("tags/index.html", pages.tagIndex())
-        for tag in model.tags { try files.write("tags/" + DigestModel.tagFile(tag.tag), pages.tagPage(tag.tag, tag.cards, total: tag.total, &cards)) }
+        // A tag's cards may be of sources the site leaves out (`--tag`): then every source's stamp.
+        let allStamps = model.sourceStamps.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value.text)" }
+        for tag in model.tags {
+            var base = PageStamp("tag")
+            base.add(frame)
+            base.add(tag.tag)
+            base.add(tag.total)
+            if options.tag != nil { allStamps.forEach { base.add($0) } }
+            for source in model.sources where TagMatch.matches(source.configuration.tags, tag.tag) {
+                base.add("\(source.id.rawValue)=" + (model.sourceStamps[source.id]?.text ?? ""))
+            }
+            try boundedPage("tags/" + DigestModel.tagFile(tag.tag), base, cards: { try model.tagPageCards(tag.tag) }) { list, html in
+                pages.tagPage(tag.tag, list, total: tag.total, &html)
+            }
+        }
         try files.write("digest.atom", AtomDigest.feed(model.latest, options: options, title: { cards.title($0) }))
 
         // Only images some card on some page shows.
@@ -110,8 +193,31 @@ public struct DigestWriter {
             guard let image = images[url] else { continue }
             try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
         }
+        try files.writeOwn(PageManifest.fileName, Array(manifest.text().utf8))
         let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html", shownImages: cards.shownImages)
+    }
+
+    /// What every page of the archive, a source or a tag shows besides its cards: the format,
+    /// the options, each source's name and tags (a card shows them), the cached images.
+    func frameStamp(_ model: DigestModel, images: [String: DigestImage]) -> String {
+        var s = PageStamp(PageManifest.format)
+        s.add(options.title)
+        s.add(options.tag)
+        s.add(options.cardsPerArchivePage)
+        s.add(options.cardsPerSourcePage)
+        for source in model.sources.sorted(by: { $0.id.rawValue < $1.id.rawValue }) {
+            s.add(source.id.rawValue.description)
+            s.add(model.name(of: source))
+            s.add((model.tagsBySource[source.id] ?? []).joined(separator: "\u{1F}"))
+        }
+        for (url, image) in images.sorted(by: { $0.key < $1.key }) {
+            s.add(url)
+            s.add(image.fileName)
+            s.add(image.width.map(String.init))
+            s.add(image.height.map(String.init))
+        }
+        return s.text
     }
 }

@@ -54,7 +54,7 @@ final class SiteFiles {
     }
 
     static func isSafeRelative(_ relative: String) -> Bool {
-        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.hasPrefix("#"), relative != manifestName else { return false }
+        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.hasPrefix("#"), relative != manifestName, relative != PageManifest.fileName else { return false }
         return relative.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
@@ -70,7 +70,7 @@ final class SiteFiles {
             let rest = name.dropFirst(5 + pidText.count)
             guard rest.hasPrefix("-") else { continue }
             let target = String(rest.dropFirst())
-            guard ours.contains(folder.isEmpty ? target : folder + "/" + target) || (folder.isEmpty && target == Self.manifestName),
+            guard ours.contains(folder.isEmpty ? target : folder + "/" + target) || (folder.isEmpty && (target == Self.manifestName || target == PageManifest.fileName)),
                   let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(dir + "/" + name)
         }
@@ -80,6 +80,21 @@ final class SiteFiles {
     func write(_ relative: String, _ bytes: [UInt8]) throws {
         produced.insert(relative)
         try put(relative, bytes)
+    }
+
+    /// Counts the file at `relative` as this run's, left as it is (a page whose inputs did not
+    /// change: `PageManifest`).
+    func keep(_ relative: String) {
+        produced.insert(relative)
+        unchanged += 1
+    }
+
+    /// Writes one of the writer's own files (`PageManifest`): like the site manifest, neither
+    /// in `written` nor counted unchanged, never deleted.
+    func writeOwn(_ name: String, _ bytes: [UInt8]) throws {
+        let before = written.count
+        try put(name, bytes)
+        if written.count > before { written.removeLast() } else { unchanged -= 1 }
     }
 
     private func put(_ relative: String, _ bytes: [UInt8]) throws {

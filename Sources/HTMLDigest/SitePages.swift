@@ -7,21 +7,23 @@ import Storage
 struct SitePages {
     let model: DigestModel
     let options: DigestOptions
-    /// Where each card of the bounded pages has its whole post (`archive/DAY.html#cID`), from
-    /// the archive written first.
-    var postLinks: [CardID: String] = [:]
+    /// Where each card has its whole post (`archive/DAY.html#cID`), from the archive written
+    /// first.
+    var places = ArchivePlaces()
+
+    /// Sources sorted by display name (case-insensitive), then id: sorted once (the tag index
+    /// lists each tag's sources: 400 tags sorting 5,000 sources each took 1 s).
+    let sources: [StoredSource]
 
     init(model: DigestModel, options: DigestOptions) {
         self.model = model
         self.options = options
+        sources = model.sources.map { (model.name(of: $0).lowercased(), $0) }
+            .sorted { ($0.0, $0.1.id.rawValue) < ($1.0, $1.1.id.rawValue) }.map(\.1)
     }
 
-    func post(_ card: StoredCard) -> CardHTML.Post { postLinks[card.id].map { .link($0) } ?? .none }
+    func post(_ card: StoredCard) -> CardHTML.Post { places.link(card).map { .link($0) } ?? .none }
 
-    /// Sources sorted by display name (case-insensitive), then id.
-    var sources: [StoredSource] {
-        model.sources.sorted { (model.name(of: $0).lowercased(), $0.id.rawValue) < (model.name(of: $1).lowercased(), $1.id.rawValue) }
-    }
 
     /// The index's sections: the source with the newest card first (the newest card of each
     /// row: dated cards before undated ones, then sort date), ties by name as `sources`. A
@@ -250,7 +252,7 @@ struct SitePages {
         return out
     }
 
-    func sourcePage(_ source: StoredSource, _ cards: inout CardHTML) -> String {
+    func sourcePage(_ source: StoredSource, _ list: [StoredCard], _ cards: inout CardHTML) -> String {
         var out = ""
         PageFrame.open(title: model.name(of: source), siteTitle: options.title, root: "../", section: .sources, into: &out)
         out += "<p class=\"lede\">"
@@ -265,7 +267,6 @@ struct SitePages {
             let text = CardHTML.cut(TextRules.collapseWhitespace(HTMLText.plainText(description, linkURLs: false)), at: 400)
             if !text.isEmpty { out += "<p class=\"about\">" + HTMLEscaping.text(text) + "</p>\n" }
         }
-        let list = model.perSource[source.id]?.page ?? []
         if list.isEmpty { out += "<p class=\"empty\">No cards.</p>\n" } else { grid(list, root: "../", age: false, &cards, into: &out) }
         PageFrame.close(into: &out)
         return out

@@ -325,6 +325,32 @@ extension FeedStore {
         try statement.each(filter.values) { row in try body(try cardFromRow(row, enclosures)) }
     }
 
+    /// The cards of one UTC day (`day`: its first second) that `query`'s filters let through,
+    /// newest first (the order of `eachCardByDay`), one at a time: nothing sorted, nothing held.
+    public func eachCardOfDay(_ day: Timestamp, _ query: CardQuery = CardQuery(), _ body: (StoredCard) throws -> Void) throws {
+        var filter = Self.cardFilter(try resolvingTag(query))
+        let start = day.secondsSince1970
+        filter.add("c.sort_date >= ?", .integer(start))
+        filter.add("c.sort_date < ?", .integer(start.addingReportingOverflow(86_400).overflow ? Int64.max : start + 86_400))
+        let enclosures = try EnclosureReader(db)
+        // Dated cards, then undated ones (`CardOrder.newestOrderBy`): each a walk of
+        // `cards_by_date` (undated, sort_date DESC, id DESC) over the day's range.
+        for undated in [Int64(0), 1] {
+            var part = filter
+            part.add("c.undated = ?", .integer(undated))
+            let statement = try db.prepare("""
+                SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
+                       c.updated, c.author, c.kind, c.enclosures, c.source_id,
+                       coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
+                       c.last_seen_at, c.sort_date
+                FROM cards c INDEXED BY cards_by_date JOIN sources s ON s.id = c.source_id
+                \(part.whereClause)
+                ORDER BY c.undated, c.sort_date DESC, c.id DESC
+                """)
+            try statement.each(part.values) { row in try body(try cardFromRow(row, enclosures)) }
+        }
+    }
+
     /// How many cards each UTC day (its first second) has, newest day first; of the cards
     /// `query`'s filters let through.
     public func cardCountsByDay(_ query: CardQuery = CardQuery()) throws -> [(day: Timestamp, count: Int)] {

@@ -22,6 +22,9 @@ enum HTMLCommand: Command {
     every file is replaced atomically, so DIR can be served while it is being written.
     DIR may hold files of your own: feeds lists what it wrote in DIR/.feeds-site and deletes
     only those (pages of days and sources gone, images no card shows), never anything else.
+    DIR/.feeds-pages records what each page of the archive, a source and a tag was written
+    from: a rerun renders only the pages whose cards changed (new, edited, removed), the
+    latest pages and the lists; delete it to have every page rendered again.
 
     options:
       --out DIR          the folder to write (created when missing)

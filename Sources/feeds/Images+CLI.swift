@@ -41,8 +41,8 @@ enum ImageDownloads {
         for source in try workspace.sources() where source.entry.isFile && source.entry.search == nil {
             origins[source.stored.id] = source.entry.requestURL(relativeTo: workspace.sourcesFolder)
         }
-        var urls = model.latestImageURLs(options)
-        var sources = model.latestImageSources(options, origins: origins)
+        var urls = try model.latestImageURLs(options)
+        var sources = try model.latestImageSources(options, origins: origins)
         var known = Set(urls)
         let configured = Dictionary(model.sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
         // Then the pictures inside the latest posts, then older cards' pictures.

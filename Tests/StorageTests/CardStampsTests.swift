@@ -1,0 +1,75 @@
+import XCTest
+import FeedModel
+import TestSupport
+@testable import Storage
+
+/// The stamps `feeds html` tells changed pages by (`CardStamp`): each day's and each source's
+/// change when a card is added, edited or removed, not when one is read; read from the
+/// `cards_stamps` index alone. And the cards of one day, in the archive's order.
+final class CardStampsTests: StoreTestCase {
+    private var news: SourceID!
+    private var other: SourceID!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        news = try addSource("https://news.example/feed", name: "News", tags: ["news"])
+        other = try addSource("https://other.example/feed", name: "Other")
+        try save([article("n1", published: t(0)), article("n2", published: t(0, 10)), article("n3", published: t(5))], to: news, at: t(10))
+        try save([article("o1", published: t(0, 5))], to: other, at: t(10))
+    }
+
+    private func plan(_ sql: String) throws -> String {
+        try store.db.prepare("EXPLAIN QUERY PLAN " + sql).query([]) { $0.string(3) ?? "" }.joined(separator: "\n")
+    }
+
+    private func stamps() throws -> ([String], [SourceID: CardStamp]) {
+        (try store.cardStampsByDay().map { "\($0.day.secondsSince1970)=\($0.stamp.text)" }, try store.cardStampsBySource())
+    }
+
+    func testStampsReadTheIndexOnly() throws {
+        for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL] {
+            let text = try plan(sql)
+            XCTAssertTrue(text.contains("COVERING INDEX cards_stamps"), text)
+        }
+    }
+
+    func testDayStampsCountTheDaysCards() throws {
+        let days = try store.cardStampsByDay()
+        XCTAssertEqual(days.map(\.stamp.count), [1, 3])
+        XCTAssertEqual(days.map(\.day), try store.cardCountsByDay().map(\.day))
+        XCTAssertEqual(try store.cardStampsByDay(CardQuery(tag: "news")).map(\.stamp.count), [1, 2])
+        XCTAssertEqual(try store.cardStampsBySource()[news]?.count, 3)
+    }
+
+    func testAddingEditingAndRemovingACardChangeItsStampsAndReadingDoesNot() throws {
+        var last = try stamps()
+        func changed(_ what: String, day: Bool, source: Bool) throws {
+            let now = try stamps()
+            XCTAssertEqual(now.0 != last.0, day, what)
+            XCTAssertEqual(now.1[news] != last.1[news], source, what)
+            XCTAssertEqual(now.1[other], last.1[other], what)
+            last = now
+        }
+        let n1 = try XCTUnwrap(try store.cards(CardQuery(sourceID: news)).first { $0.card.id == "n1" })
+        XCTAssertEqual(try store.markRead(.cards([n1.id])), 1)
+        try changed("read", day: false, source: false)
+        try save([article("n1", title: "Edited", published: t(0)), article("n2", published: t(0, 10)), article("n3", published: t(5))],
+                 to: news, at: t(11))
+        try changed("edited", day: true, source: true)
+        try save([article("n4", published: t(0, 20))], to: news, at: t(12))
+        try changed("added", day: true, source: true)
+        XCTAssertEqual(try store.prune(now: t(1000), defaultKeepDays: 1), 1)
+        try changed("removed", day: true, source: true)
+    }
+
+    func testTheCardsOfADayComeInTheArchivesOrder() throws {
+        var all: [CardID] = []
+        try store.eachCardByDay { all.append($0.id) }
+        var byDay: [CardID] = []
+        for day in try store.cardStampsByDay() { try store.eachCardOfDay(day.day) { byDay.append($0.id) } }
+        XCTAssertEqual(byDay, all)
+        var tagged: [String] = []
+        for day in try store.cardStampsByDay() { try store.eachCardOfDay(day.day, CardQuery(tag: "news")) { tagged.append($0.card.id ?? "") } }
+        XCTAssertEqual(tagged, ["n3", "n2", "n1"])
+    }
+}
