@@ -24,11 +24,13 @@ struct CardWriter {
             """)
         // Same numbering so both share `contentValues`; ?1 is the card's id, ?2 (the key) is bound
         // but unused (SQLite allows gaps).
-        // first_seen_at and is_read are left alone on purpose.
+        // first_seen_at and is_read are left alone on purpose. changed_at moves forward on every
+        // change, a second at least: two edits within one second would otherwise leave it (and
+        // the digest's page stamps, FeedStore+CardStamps.swift) where the first one put it.
         update = try prepare("""
             UPDATE cards SET guid = ?3, title = ?4, description = ?5, link = ?6, image = ?7,
                 published = ?8, updated = ?9, author = ?10, kind = ?11, enclosures = ?12,
-                content_hash = ?13, changed_at = ?14, last_seen_at = ?14,
+                content_hash = ?13, changed_at = max(?14, changed_at + 1), last_seen_at = ?14,
                 sort_date = coalesce(?8, ?9, first_seen_at)
             WHERE id = ?1
             """)

@@ -2,10 +2,10 @@ import FeedModel
 
 /// A cheap fingerprint of a set of cards (a day's, a source's): it changes when a card is
 /// added, removed (retention, a source deleted), moved to another day, or its content changed
-/// (`changed_at` is set on every content change). Read from the `cards_stamps` index alone
-/// (migration 11), never from the card rows: a million cards' stamps in a few hundred ms.
-/// Read state is not in it (no archive, source or tag page shows it). An edit saved in the
-/// same second as the card's last change keeps the stamp (the content hash is text, no sum).
+/// (`changed_at` moves forward, a second at least, on every content change: CardWriter). Read
+/// from the `cards_stamps` index alone (migration 12), never from the card rows: a million
+/// cards' stamps in a few hundred ms. Read state is not in it (no archive, source or tag page
+/// shows it).
 public struct CardStamp: Sendable, Hashable {
     public var count: Int
     public var idSum: Int64

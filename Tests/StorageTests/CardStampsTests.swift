@@ -62,6 +62,20 @@ final class CardStampsTests: StoreTestCase {
         try changed("removed", day: true, source: true)
     }
 
+    /// Two edits of one card within one second: each moves the stamps (changed_at goes forward
+    /// a second at least on every change), so the second edit's pages are written too.
+    func testEveryEditInOneSecondChangesTheStamps() throws {
+        var seen = Set([try stamps().0])
+        for title in ["First edit", "Second edit", "Third edit"] {
+            try save([article("n1", title: title, published: t(0))], to: news, at: t(20))
+            let now = try stamps()
+            XCTAssertTrue(seen.insert(now.0).inserted, "\(title): the day stamps did not change")
+        }
+        let changed = try store.db.prepare("SELECT changed_at, last_seen_at FROM cards WHERE guid = 'n1'").query([]) { ($0.int64(0), $0.int64(1)) }
+        XCTAssertEqual(changed.first?.0, t(20).secondsSince1970 + 2, "changed_at moved a second per edit")
+        XCTAssertEqual(changed.first?.1, t(20).secondsSince1970)
+    }
+
     func testTheCardsOfADayComeInTheArchivesOrder() throws {
         var all: [CardID] = []
         try store.eachCardByDay { all.append($0.id) }

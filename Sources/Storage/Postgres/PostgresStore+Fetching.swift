@@ -68,7 +68,7 @@ extension PostgresStore: FetchStateStore {
         let updated = try connection.execute("""
             UPDATE cards c SET guid = i.guid, title = i.title, description = i.description, link = i.link,
                 image = i.image, published = i.published, updated = i.updated, author = i.author, kind = i.kind,
-                enclosures = i.enclosures::json, content_hash = i.content_hash, changed_at = $2, last_seen_at = $2,
+                enclosures = i.enclosures::json, content_hash = i.content_hash, changed_at = greatest($2, c.changed_at + 1), last_seen_at = $2,
                 sort_date = coalesce(i.published, i.updated, c.first_seen_at)
             FROM \(input)
             WHERE c.source_id = $1 AND c.card_key = i.card_key AND c.content_hash <> i.content_hash
