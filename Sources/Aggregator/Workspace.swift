@@ -14,9 +14,11 @@ public final class Workspace {
     /// The PostgreSQL store when the workspace opened one (`--database`): leases and the
     /// per-host state workers share.
     public let postgres: PostgresStore?
+    /// The store of `feeds read`, `search` and `mark`: the same one as `updateStore`.
+    public let readerStore: any TextReaderStore
     private let sqlite: FeedStore?
-    /// The SQLite store, for the commands that work on it only so far (search, browse, html,
-    /// the image cache): `WorkspaceError.needsSQLite` on PostgreSQL.
+    /// The SQLite store, for the commands that work on it only so far (browse, html, the image
+    /// cache): `WorkspaceError.needsSQLite` on PostgreSQL.
     public var store: FeedStore {
         get throws {
             guard let sqlite else { throw WorkspaceError.needsSQLite(server: postgres?.server ?? "PostgreSQL") }
@@ -47,12 +49,12 @@ public final class Workspace {
         if let database {
             let postgres = try PostgresStore(address: database)
             postgres.descriptionText = Workspace.searchText
-            (self.postgres, sqlite, updateStore) = (postgres, nil, postgres)
+            (self.postgres, sqlite, updateStore, readerStore) = (postgres, nil, postgres, postgres)
         } else {
             let store = try FeedStore(path: paths.database)
             // The search index holds the words of descriptions, not their markup (see SearchIndex).
             store.descriptionText = Workspace.searchText
-            (postgres, sqlite, updateStore) = (nil, store, store)
+            (postgres, sqlite, updateStore, readerStore) = (nil, store, store, store)
         }
         try sync(now: now)
     }

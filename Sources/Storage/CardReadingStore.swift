@@ -18,3 +18,7 @@ public protocol CardReadingStore: AnyObject {
     @discardableResult
     func setRead(_ read: Bool, _ selection: CardSelection) throws -> Int
 }
+
+/// What the text reader (`feeds read`, `feeds search`, `feeds mark`) uses of a store, on either
+/// backend: the cards and their read state, their search, and the sources its `--source` names.
+public typealias TextReaderStore = CardReadingStore & CardSearchStore & SourceStore

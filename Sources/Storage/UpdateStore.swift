@@ -25,6 +25,9 @@ public protocol SourceStore: AnyObject {
     func source(id: SourceID) throws -> StoredSource?
     /// The source whose configured URL is exactly `url`.
     func source(url: String) throws -> StoredSource?
+    /// Sources whose display name (user's name, else feed title) equals `name`, ignoring ASCII
+    /// case only (SQLite's NOCASE): names are not unique, so maybe several.
+    func sources(named name: String) throws -> [StoredSource]
     /// Sources to fetch at `now`: not disabled and due (never scheduled counts as due).
     func dueSources(at now: Timestamp) throws -> [StoredSource]
     /// The recorded permanent-redirect targets, by source URL.

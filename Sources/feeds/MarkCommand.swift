@@ -5,6 +5,7 @@ import Storage
 /// `feeds mark read|unread`: sets the read state of cards.
 enum MarkCommand: Command {
     static let name = "mark"
+    static let worksOnPostgres = true
     static let summary = "mark cards read or unread (by id, by source, all, or by date)"
     static let help = """
     usage: feeds mark read|unread CARD-ID ...
@@ -45,14 +46,14 @@ enum MarkCommand: Command {
             })
             // A mistyped or pruned id is said, not counted silently as "0 cards marked".
             if case let .cards(wanted) = selection {
-                let missing = try wanted.filter { try workspace.store.card(id: $0) == nil }
+                let missing = try wanted.filter { try workspace.readerStore.card(id: $0) == nil }
                 guard missing.isEmpty else {
                     let list = missing.map { "#\($0.rawValue)" }.joined(separator: ", ")
                     throw UsageError("no card \(list) in the database (ids are the #numbers 'feeds read' shows)", command: name)
                 }
             }
         } else if let source = args.value("--source") {
-            selection = .source(try ReaderOptions.source(source, in: workspace.store, command: name))
+            selection = .source(try ReaderOptions.source(source, in: workspace.readerStore, command: name))
         } else if dated {
             let now = UpdateRunner.systemClock()
             let since = try args.value("--since").map { try ReaderOptions.moment($0, option: "--since", now: now, command: name) }
@@ -61,7 +62,7 @@ enum MarkCommand: Command {
         } else {
             selection = .all
         }
-        let changed = try workspace.store.setRead(state == "read", selection)
+        let changed = try workspace.readerStore.setRead(state == "read", selection)
         Output.standard.line("\(changed) card\(changed == 1 ? "" : "s") marked \(state)")
         return .ok
     }

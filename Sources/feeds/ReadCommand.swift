@@ -8,6 +8,7 @@ import Storage
 /// read once delivered whole.
 enum ReadCommand: Command {
     static let name = "read"
+    static let worksOnPostgres = true
     static let summary = "show saved cards as a digest (marks them read)"
     static var help: String {
         """
@@ -58,8 +59,8 @@ enum ReadCommand: Command {
         let format = try ReaderOptions.format(args, command: name)
         let workspace = try global.workspace()
         let now = UpdateRunner.systemClock()
-        let query = try ReaderOptions.query(args, store: workspace.store, now: now, command: name)
-        let cards = try workspace.store.cards(query, order: order)
+        let query = try ReaderOptions.query(args, store: workspace.readerStore, now: now, command: name)
+        let cards = try workspace.readerStore.cards(query, order: order)
         if cards.isEmpty && format != .json && Terminal.stdoutIsTTY {
             Diagnostics.warning(query.unreadOnly ? "no unread cards" : "no cards to show")
         }
@@ -69,7 +70,7 @@ enum ReadCommand: Command {
                                            zone: ReaderOptions.zone(args), settle: marks)
         if marks {
             let unread = delivered.map { cards[$0] }.filter { !$0.isRead }.map(\.id)
-            if !unread.isEmpty { try workspace.store.markRead(.cards(unread)) }
+            if !unread.isEmpty { try workspace.readerStore.setRead(true, .cards(unread)) }
         }
         return .ok
     }

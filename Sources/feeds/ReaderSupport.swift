@@ -21,7 +21,7 @@ enum ReaderOptions {
     }
 
     /// `--source NAME|URL`: the source's id.
-    static func source(_ name: String, in store: FeedStore, command: String) throws -> SourceID {
+    static func source(_ name: String, in store: any SourceStore, command: String) throws -> SourceID {
         if let byName = try store.sources(named: name).first { return byName.id }
         if let byURL = try store.source(url: name) { return byURL.id }
         throw UsageError("no source named '\(name)' (see 'feeds sources' for names and URLs)", command: command)
@@ -43,7 +43,7 @@ enum ReaderOptions {
     }
 
     /// The filters every listing command shares.
-    static func query(_ args: Arguments, store: FeedStore, now: Timestamp, command: String) throws -> CardQuery {
+    static func query(_ args: Arguments, store: any SourceStore, now: Timestamp, command: String) throws -> CardQuery {
         var query = CardQuery(tag: args.value("--tag"), unreadOnly: args.flag("--unread"), limit: try limit(args, command: command))
         if let name = args.value("--source") { query.sourceID = try source(name, in: store, command: command) }
         if let since = args.value("--since") { query.since = try moment(since, option: "--since", now: now, command: command) }

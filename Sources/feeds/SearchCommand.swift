@@ -6,6 +6,7 @@ import Storage
 /// `feeds search QUERY`: full-text search of the saved cards.
 enum SearchCommand: Command {
     static let name = "search"
+    static let worksOnPostgres = true
     static let summary = "full-text search of saved cards (titles, descriptions, authors)"
     static var help: String {
         """
@@ -49,10 +50,10 @@ enum SearchCommand: Command {
         let format = try ReaderOptions.format(args, command: name)
         let workspace = try global.workspace()
         let now = UpdateRunner.systemClock()
-        let query = try ReaderOptions.query(args, store: workspace.store, now: now, command: name)
+        let query = try ReaderOptions.query(args, store: workspace.readerStore, now: now, command: name)
         let cards: [StoredCard]
         do {
-            cards = try workspace.store.search(text, query: query, order: order)
+            cards = try workspace.readerStore.search(text, query: query, order: order)
         } catch let error as StorageError {
             if case .badSearchQuery = error { throw UsageError(error.description, command: name) }
             throw error

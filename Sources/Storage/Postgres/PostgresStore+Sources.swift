@@ -45,6 +45,12 @@ extension PostgresStore: SourceStore {
         try PostgresSourceReader.read(connection, where: "s.url = $1", [.text(url)], context: "looking up a source by URL").first
     }
 
+    /// `lower` under the "C" collation folds ASCII letters only, as SQLite's NOCASE does.
+    public func sources(named name: String) throws -> [StoredSource] {
+        try PostgresSourceReader.read(connection, where: "lower(coalesce(s.name, s.feed_title) COLLATE \"C\") = lower($1::text COLLATE \"C\")",
+                                      [.text(name)], context: "looking up a source by name")
+    }
+
     public func dueSources(at now: Timestamp) throws -> [StoredSource] {
         try PostgresSourceReader.read(connection, where: "s.disabled_reason IS NULL AND (s.next_due_at IS NULL OR s.next_due_at <= $1)",
                                       [SQLValue(now)], context: "listing the due sources")
