@@ -56,6 +56,23 @@ struct UpdateStoreContract {
         XCTAssertEqual(try store.upsertSources([], now: t(0)), [])
     }
 
+    /// `feeds read --source NAME`: the user's name, else the feed's title, ASCII case aside
+    /// only (SQLite's NOCASE): `CAFÉ` is not `café`.
+    func sourcesByNameFoldASCIICaseOnly() throws {
+        let cafe = try add("https://example.org/cafe.xml", name: "Café Tech")
+        let titled = try add("https://example.org/titled.xml")
+        try store.saveFetch(sourceID: titled, feed: FeedInfo(title: "Blog"), cards: [], validators: CacheValidators(), now: t(1), nextDue: nil)
+        let named = try add("https://example.org/named.xml", name: "Other")
+        try store.saveFetch(sourceID: named, feed: FeedInfo(title: "Blog"), cards: [], validators: CacheValidators(), now: t(1), nextDue: nil)
+        let twin = try add("https://example.org/twin.xml", name: "café TECH")
+        XCTAssertEqual(try store.sources(named: "CAFé tech").map(\.id), [cafe, twin])
+        XCTAssertEqual(try store.sources(named: "CAFÉ TECH").map(\.id), [])
+        XCTAssertEqual(try store.sources(named: "bLOG").map(\.id), [titled], "a name of its own wins over the feed's title")
+        XCTAssertEqual(try store.sources(named: "other").map(\.id), [named])
+        XCTAssertEqual(try store.sources(named: "Oth").map(\.id), [])
+        XCTAssertEqual(try store.sources(named: "").map(\.id), [])
+    }
+
     func removingASourceRemovesItsCards() throws {
         let id = try add()
         let other = try add("https://example.org/other.xml")
@@ -293,6 +310,7 @@ final class SQLiteUpdateStoreTests: XCTestCase {
     func testUpsertKeepsWhatFetchingLearned() throws { try contract.upsertKeepsWhatFetchingLearned() }
     func testUpsertsGiveIdsInOrder() throws { try contract.upsertsGiveIdsInOrderAndListInOrderAdded() }
     func testRemovingASourceRemovesItsCards() throws { try contract.removingASourceRemovesItsCards() }
+    func testSourcesByName() throws { try contract.sourcesByNameFoldASCIICaseOnly() }
     func testSavesCount() throws { try contract.savesCountNewUpdatedAndUnchanged() }
     func testTheSameFetchSavedTwiceAddsNoCard() throws { try contract.theSameFetchSavedTwiceAddsNoCard() }
     func testSuccess() throws { try contract.aSuccessStoresValidatorsFeedAndScheduleAndClearsTheFailure() }
@@ -322,6 +340,7 @@ final class PostgresUpdateStoreTests: PostgresTestCase {
     func testUpsertKeepsWhatFetchingLearned() throws { try contract.upsertKeepsWhatFetchingLearned() }
     func testUpsertsGiveIdsInOrder() throws { try contract.upsertsGiveIdsInOrderAndListInOrderAdded() }
     func testRemovingASourceRemovesItsCards() throws { try contract.removingASourceRemovesItsCards() }
+    func testSourcesByName() throws { try contract.sourcesByNameFoldASCIICaseOnly() }
     func testSavesCount() throws { try contract.savesCountNewUpdatedAndUnchanged() }
     func testTheSameFetchSavedTwiceAddsNoCard() throws { try contract.theSameFetchSavedTwiceAddsNoCard() }
     func testSuccess() throws { try contract.aSuccessStoresValidatorsFeedAndScheduleAndClearsTheFailure() }
