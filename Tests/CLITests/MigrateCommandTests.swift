@@ -3,29 +3,7 @@ import TestSupport
 
 /// `feeds migrate --to postgres://...`: a home's database copied into a real PostgreSQL, as a
 /// person runs it.
-final class MigrateCommandTests: XCTestCase {
-    nonisolated(unsafe) private static var started: Result<PostgresServer, Error>?
-
-    override class func setUp() {
-        super.setUp()
-        started = Result { try PostgresServer() }
-    }
-
-    override class func tearDown() {
-        if case .success(let server) = started { server.stop() }
-        started = nil
-        super.tearDown()
-    }
-
-    private func server() throws -> PostgresServer {
-        switch Self.started {
-        case .success(let server)?: return server
-        case .failure(PostgresServer.Failure.notInstalled(let message))? where !PostgresServer.isRoot: throw XCTSkip(message)
-        case .failure(let error)?: throw error
-        case nil: throw PostgresServer.Failure.failed(step: "class set-up", output: "no server")
-        }
-    }
-
+final class MigrateCommandTests: PostgresCLITestCase {
     func testCopiesTheHomeAndRefusesToCopyTwice() throws {
         let home = try CardHome(count: 12)
         _ = try FeedsCommand.run(["--home", home.path, "mark", "read", "--all"])

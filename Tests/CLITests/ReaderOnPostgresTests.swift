@@ -5,29 +5,7 @@ import XCTest
 /// `feeds read`, `feeds search` and `feeds mark` on a real PostgreSQL (`--database`), compared
 /// with the same home's run on SQLite: the same feeds updated in the same order, the same
 /// output byte for byte (issue 22).
-final class ReaderOnPostgresTests: XCTestCase {
-    nonisolated(unsafe) private static var started: Result<PostgresServer, Error>?
-
-    override class func setUp() {
-        super.setUp()
-        started = Result { try PostgresServer() }
-    }
-
-    override class func tearDown() {
-        if case .success(let server) = started { server.stop() }
-        started = nil
-        super.tearDown()
-    }
-
-    private func server() throws -> PostgresServer {
-        switch Self.started {
-        case .success(let server)?: return server
-        case .failure(PostgresServer.Failure.notInstalled(let message))? where !PostgresServer.isRoot: throw XCTSkip(message)
-        case .failure(let error)?: throw error
-        case nil: throw PostgresServer.Failure.failed(step: "class set-up", output: "no server")
-        }
-    }
-
+final class ReaderOnPostgresTests: PostgresCLITestCase {
     /// Two feeds on `site` (dated items with descriptions, authors, an enclosure), named and
     /// tagged in the sources file.
     private func publish(_ site: LoopbackHTTPServer) -> String {

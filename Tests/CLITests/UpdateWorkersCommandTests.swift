@@ -4,29 +4,7 @@ import XCTest
 
 /// `feeds --database URL update` and `update --worker` against a real PostgreSQL, the feeds on
 /// the loopback server, as a person (or systemd) runs them (issue 22).
-final class UpdateWorkersCommandTests: XCTestCase {
-    nonisolated(unsafe) private static var started: Result<PostgresServer, Error>?
-
-    override class func setUp() {
-        super.setUp()
-        started = Result { try PostgresServer() }
-    }
-
-    override class func tearDown() {
-        if case .success(let server) = started { server.stop() }
-        started = nil
-        super.tearDown()
-    }
-
-    private func server() throws -> PostgresServer {
-        switch Self.started {
-        case .success(let server)?: return server
-        case .failure(PostgresServer.Failure.notInstalled(let message))? where !PostgresServer.isRoot: throw XCTSkip(message)
-        case .failure(let error)?: throw error
-        case nil: throw PostgresServer.Failure.failed(step: "class set-up", output: "no server")
-        }
-    }
-
+final class UpdateWorkersCommandTests: PostgresCLITestCase {
     /// `count` feeds of `items` items each on `site`, answered after `delay`, listed in a home.
     private func home(_ site: LoopbackHTTPServer, count: Int, items: Int, delay: Duration = .milliseconds(50)) throws -> TemporaryDirectory {
         let dir = TemporaryDirectory("feeds-cli-workers")
@@ -195,7 +173,10 @@ final class UpdateWorkersCommandTests: XCTestCase {
         let held = try number(database, holding)
         XCTAssertGreaterThan(held, 0, "killed holding leases")
         for worker in workers { wait(worker, seconds: 90) }
-        XCTAssertEqual(try number(database, holding), 0, "its leases taken over")
+        // A lease it still holds is on a source it saved before the kill (killed between the
+        // save and the release: nothing is due there, so nobody needs to take it over); every
+        // source it had not saved was taken over when its lease ended.
+        XCTAssertEqual(try number(database, holding + " AND last_success_at IS NULL"), 0, "its unsaved sources taken over")
         XCTAssertEqual(workers[0].terminationStatus, 0)
         XCTAssertEqual(workers[2].terminationStatus, 0)
         // The killed worker's sources went to the others when its lease ended.
