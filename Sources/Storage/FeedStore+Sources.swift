@@ -162,18 +162,23 @@ enum SourceReader {
 
     /// The SELECT of `read` (internal: tests EXPLAIN it).
     static func sql(where condition: String, counts: Counts) -> String {
-        let countColumns = counts == .stored ? "s.card_count, s.unread_count" : "0, 0"
-        return """
-            SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
-                   s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
-                   s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
-                   s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
-                   s.keep_count, s.created_at,
-                   \(countColumns),
-                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
-            FROM sources s
-            WHERE \(condition)
-            ORDER BY s.id
-            """
+        select(countColumns: counts == .stored ? "s.card_count, s.unread_count" : "0, 0", where: condition)
+    }
+
+    /// The columns `StoredSource` is read from, in the order both backends' readers map them
+    /// (PostgresSourceReader too): only the two count columns differ between the stores.
+    static func select(countColumns: String, where condition: String) -> String {
+        """
+        SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
+               s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
+               s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
+               s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
+               s.keep_count, s.created_at,
+               \(countColumns),
+               s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
+        FROM sources s
+        WHERE \(condition)
+        ORDER BY s.id
+        """
     }
 }

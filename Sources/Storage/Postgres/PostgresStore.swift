@@ -83,18 +83,8 @@ enum PostgresSourceReader {
                    (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
                    (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND NOT c.is_read)
             """ : "0, 0"
-        let result = try connection.execute("""
-            SELECT s.id, s.url, s.fetch_url, s.name, s.kind, s.tags, s.etag, s.last_modified,
-                   s.feed_title, s.feed_link, s.feed_description, s.feed_image, s.refresh_hint_seconds,
-                   s.last_attempt_at, s.last_success_at, s.items_seen_at, s.last_error,
-                   s.consecutive_failures, s.next_due_at, s.disabled_reason, s.keep_days,
-                   s.keep_count, s.created_at,
-                   \(countColumns),
-                   s.isolated_reason, s.reading_since, s.skipped_last, s.skipped_total, s.degraded
-            FROM sources s
-            WHERE \(condition)
-            ORDER BY s.id
-            """, values, context: context)
+        let result = try connection.execute(SourceReader.select(countColumns: countColumns, where: condition),
+                                            values, context: context)
         return try result.rows { row in
             StoredSource(
                 id: SourceID(rawValue: try result.int64(row, 0)),
