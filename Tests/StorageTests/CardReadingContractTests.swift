@@ -6,25 +6,7 @@ import TestSupport
 /// Reading cards on PostgreSQL lists exactly what SQLite lists: the same generated cards saved
 /// into both, every order under every filter compared card for card (ids aside: each backend
 /// numbers its own), and read state changed the same way on both.
-final class CardReadingContractTests: PostgresTestCase {
-    private var directory: TemporaryDirectory!
-    private var sqlite: FeedStore!
-    private var postgres: PostgresStore!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        directory = TemporaryDirectory("feeds-reading-contract")
-        sqlite = try FeedStore(path: directory.file("feeds.db").path)
-        postgres = try PostgresStore(address: databaseURL)
-    }
-
-    override func tearDown() {
-        sqlite = nil
-        postgres = nil
-        directory = nil
-        super.tearDown()
-    }
-
+final class CardReadingContractTests: TwoBackendsTestCase {
     /// Both stores, as the interface.
     private var stores: [any UpdateStore & CardReadingStore] { [sqlite, postgres] }
 

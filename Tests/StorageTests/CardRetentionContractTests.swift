@@ -7,25 +7,7 @@ import TestSupport
 /// sources (every kind of keep_days and keep_count), fetches (cards leaving the feed, dated,
 /// undated, tied) and read marks in both, then each prune and each cap compared: how many went
 /// and the cards left, card for card.
-final class CardRetentionContractTests: PostgresTestCase {
-    private var directory: TemporaryDirectory!
-    private var sqlite: FeedStore!
-    private var postgres: PostgresStore!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        directory = TemporaryDirectory("feeds-retention-contract")
-        sqlite = try FeedStore(path: directory.file("feeds.db").path)
-        postgres = try PostgresStore(address: databaseURL)
-    }
-
-    override func tearDown() {
-        sqlite = nil
-        postgres = nil
-        directory = nil
-        super.tearDown()
-    }
-
+final class CardRetentionContractTests: TwoBackendsTestCase {
     private var stores: [any UpdateStore & CardReadingStore & CardRetentionStore & CardSearchStore] { [sqlite, postgres] }
 
     private static let keeps: [(days: Int?, count: Int?)] = [(nil, nil), (10, nil), (nil, 3), (5, 4), (0, 0), (40, 1)]

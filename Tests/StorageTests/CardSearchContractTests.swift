@@ -8,25 +8,7 @@ import TestSupport
 /// prefixes, OR, NOT, fields, folding of case and diacritics, hostile text) under every filter
 /// and order, the same matches (in the same order but for relevance, whose scores differ:
 /// bm25 against ts_rank), the same count, or the same typed error.
-final class CardSearchContractTests: PostgresTestCase {
-    private var directory: TemporaryDirectory!
-    private var sqlite: FeedStore!
-    private var postgres: PostgresStore!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        directory = TemporaryDirectory("feeds-search-contract")
-        sqlite = try FeedStore(path: directory.file("feeds.db").path)
-        postgres = try PostgresStore(address: databaseURL)
-    }
-
-    override func tearDown() {
-        sqlite = nil
-        postgres = nil
-        directory = nil
-        super.tearDown()
-    }
-
+final class CardSearchContractTests: TwoBackendsTestCase {
     private var stores: [any UpdateStore & CardReadingStore & CardSearchStore] { [sqlite, postgres] }
 
     /// Words of the cards: a common one, rare ones, folding cases (accents, case, ß, ligature,
