@@ -158,4 +158,35 @@ final class IncrementalPagesTests: DigestTestCase {
         XCTAssertEqual(report.written, ["archive/2026-11-09.html"])  // the rest rendered, same bytes
         XCTAssertEqual(try writeSite(options: small).written, [])
     }
+
+    /// A manifest edited or damaged by hand: unsafe paths, sizes that are no number or overflow,
+    /// image names that name paths, NUL, short and long lines. None of it is trusted: the
+    /// rerun writes the same site as a fresh write, nothing outside the site is touched.
+    func testADamagedManifestIsReadAsNoEntryAndTheSiteStaysWhole() throws {
+        try fillDays()
+        try writeSite(options: small)
+        let manifest = site + "/.feeds-pages"
+        let header = "feeds-pages 1"  // PageManifest.format
+        let outside = directory.path + "/outside.html"
+        try "keep".write(toFile: outside, atomically: true, encoding: .utf8)
+        let hostile = [
+            header,
+            "../outside.html\tx\t4\t\t",
+            "/etc/passwd\tx\t1\t\t",
+            "archive/2026-11-09.html\tstamp\t99999999999999999999999\t\t",
+            "archive/2026-11-09.html\tstamp\t-1\t\t",
+            "archive/2026-11-10.html\tstamp\t10\t\t../../outside.html,..,.hidden",
+            "archive/\u{0}.html\tstamp\t1\t\t",
+            "only\ttwo",
+            String(repeating: "a\t", count: 10_000),
+        ].joined(separator: "\n")
+        try hostile.write(toFile: manifest, atomically: true, encoding: .utf8)
+        try writeSite(options: small)
+        let fresh = directory.path + "/fresh"
+        let model = try DigestModel.load(from: store, options: small)
+        try DigestWriter(directory: fresh, options: small).write(model, images: try images(), extraFiles: ["sources.opml": "<opml/>\n"])
+        let expected = try contents(fresh).filter { Self.isCardPage($0.key) }
+        XCTAssertEqual(try contents(site).filter { Self.isCardPage($0.key) }, expected)
+        XCTAssertEqual(try String(contentsOfFile: outside, encoding: .utf8), "keep")
+    }
 }
