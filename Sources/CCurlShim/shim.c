@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 struct ccurl_api {
     CURLcode (*global_init)(long);
@@ -18,6 +20,7 @@ struct ccurl_api {
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
     CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMcode (*multi_socket_action)(CURLM *, curl_socket_t, int, int *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     const char *(*multi_strerror)(CURLMcode);
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
@@ -66,6 +69,7 @@ static void ccurl_load_once(void) {
     CCURL_SYMBOL(multi_perform, "curl_multi_perform");
     CCURL_SYMBOL(multi_poll, "curl_multi_poll");
     CCURL_SYMBOL(multi_wakeup, "curl_multi_wakeup");
+    CCURL_SYMBOL(multi_socket_action, "curl_multi_socket_action");
     CCURL_SYMBOL(multi_info_read, "curl_multi_info_read");
     CCURL_SYMBOL(multi_strerror, "curl_multi_strerror");
     CCURL_SYMBOL(multi_setopt, "curl_multi_setopt");
@@ -107,6 +111,9 @@ CURLMcode ccurl_multi_perform(CURLM *m, int *running) { const struct ccurl_api *
 CURLMcode ccurl_multi_poll(CURLM *m, struct curl_waitfd *fds, unsigned int n, int timeout, int *ready) {
     const struct ccurl_api *a = ccurl_api(); return a ? a->multi_poll(m, fds, n, timeout, ready) : CURLM_INTERNAL_ERROR;
 }
+CURLMcode ccurl_multi_socket_action(CURLM *m, curl_socket_t s, int ev, int *running) {
+    const struct ccurl_api *a = ccurl_api(); return a ? a->multi_socket_action(m, s, ev, running) : CURLM_INTERNAL_ERROR;
+}
 CURLMcode ccurl_multi_wakeup(CURLM *m) { const struct ccurl_api *a = ccurl_api(); return a ? a->multi_wakeup(m) : CURLM_INTERNAL_ERROR; }
 CURLMsg *ccurl_multi_info_read(CURLM *m, int *left) { const struct ccurl_api *a = ccurl_api(); return a ? a->multi_info_read(m, left) : NULL; }
 const char *ccurl_multi_strerror(CURLMcode c) { const struct ccurl_api *a = ccurl_api(); return a ? a->multi_strerror(c) : "libcurl is not loaded"; }
@@ -138,3 +145,25 @@ CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) {
 }
 #undef CCURL_SETOPT
 #undef CCURL_GETINFO
+CURLMcode ccurl_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) {
+    const struct ccurl_api *a = ccurl_api(); return a ? a->multi_setopt(m, o, v) : CURLM_INTERNAL_ERROR;
+}
+CURLMcode ccurl_multi_setopt_socketfn(CURLM *m, CURLMoption o, ccurl_socket_callback f) {
+    const struct ccurl_api *a = ccurl_api(); return a ? a->multi_setopt(m, o, f) : CURLM_INTERNAL_ERROR;
+}
+CURLMcode ccurl_multi_setopt_timerfn(CURLM *m, CURLMoption o, ccurl_timer_callback f) {
+    const struct ccurl_api *a = ccurl_api(); return a ? a->multi_setopt(m, o, f) : CURLM_INTERNAL_ERROR;
+}
+int ccurl_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+int ccurl_epoll_set(int epoll, int op, int fd, unsigned int events) {
+    struct epoll_event event = { .events = events, .data = { .fd = fd } };
+    return epoll_ctl(epoll, op, fd, &event);
+}
+int ccurl_epoll_wait(int epoll, struct ccurl_ready *ready, int capacity, int milliseconds) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int n = epoll_wait(epoll, events, capacity, milliseconds);
+    for (int i = 0; i < n; i++) { ready[i].fd = events[i].data.fd; ready[i].events = events[i].events; }
+    return n;
+}
+int ccurl_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }

@@ -1,4 +1,5 @@
 import CCurlShim
+import Glibc
 
 /// Totals over the life of a Fetcher.
 public struct FetchStatistics: Sendable, Hashable {
@@ -40,7 +41,7 @@ public final class Fetcher {
     /// Wakes the calling thread of `fetchAll` from its wait for network activity, from any
     /// thread, so it runs `whileWaiting` soon (work another thread finished for it, say).
     /// Valid while this Fetcher lives.
-    public var waker: FetchWaker { FetchWaker(multi: multi.handle) }
+    public var waker: FetchWaker { FetchWaker(descriptor: multi.wakeDescriptor) }
 
     /// Each host's limit as it ended the last `fetchAll` (per-host limit policy, for tests and
     /// statistics).
@@ -72,8 +73,15 @@ public final class Fetcher {
         // move every later one: quadratic in a list of thousands), and `firstWaiting` skips the
         // nils at the front. Hosts are numbered (`hostNames`) so the loop below looks them up by
         // index, not by hashing their names again for every request it passes over.
-        var waiting: [(request: FetchRequest, host: Int, isFile: Bool)?] = []
+        // The hosts are kept apart from the requests: the pass below looks at a waiting request's
+        // host first, and most requests it passes over are for a host at its limit, which must
+        // cost an integer read, not a copy of the request (a retain per field).
+        var waiting: [(request: FetchRequest, isFile: Bool)?] = []
+        var waitingHost: [Int] = []  // -1 once started
         var firstWaiting = 0, waitingCount = 0
+        // Requests waiting per host, and how many hosts have any: a pass that finds all of those
+        // at their limit stops there instead of walking the rest of a list of thousands.
+        var waitingOfHost: [Int] = [], hostsWaiting = 0
         var inFlight: [UnsafeMutableRawPointer: EasyTransfer] = [:]
         var hostNames: [String] = [], hostIndex: [String: Int] = [:]
         var perHost: [Int] = []
@@ -93,12 +101,16 @@ public final class Fetcher {
                 let index = hostIndex[host] ?? {
                     hostNames.append(host)
                     perHost.append(0)
+                    waitingOfHost.append(0)
                     adaptive.append(nil)
                     hostIndex[host] = hostNames.count - 1
                     return hostNames.count - 1
                 }()
-                waiting.append((request, index, isFile))
+                waiting.append((request, isFile))
+                waitingHost.append(index)
                 waitingCount += 1
+                if waitingOfHost[index] == 0 { hostsWaiting += 1 }
+                waitingOfHost[index] += 1
             case .failure(let error): finished.append((request, .failure(error)))
             }
         }
@@ -114,38 +126,58 @@ public final class Fetcher {
         func startWaiting() {
             pass += 1
             gateHeldBack = false
-            while firstWaiting < waiting.count && waiting[firstWaiting] == nil { firstWaiting += 1 }
+            while firstWaiting < waitingHost.count && waitingHost[firstWaiting] < 0 { firstWaiting += 1 }
             var i = firstWaiting
-            while i < waiting.count && inFlight.count < maxInFlight {
-                guard let (request, host, isFile) = waiting[i] else {
+            var hostsFull = 0
+            /// Marks `host` full for this pass; true when every host with waiting requests is.
+            func full(_ host: Int) -> Bool {
+                if fullInPass[host] != pass {
+                    fullInPass[host] = pass
+                    hostsFull += 1
+                }
+                return hostsFull >= hostsWaiting
+            }
+            /// `host` has one request fewer waiting.
+            func taken(_ index: Int, _ host: Int) {
+                waiting[index] = nil
+                waitingHost[index] = -1
+                waitingCount -= 1
+                waitingOfHost[host] -= 1
+                if waitingOfHost[host] == 0 {
+                    hostsWaiting -= 1
+                    if fullInPass[host] == pass { hostsFull -= 1 }
+                }
+            }
+            scan: while i < waitingHost.count && inFlight.count < maxInFlight {
+                let host = waitingHost[i]
+                guard host >= 0 else {
                     i += 1
                     continue
                 }
                 guard inFlight.isEmpty || mayStart(FetchLoad(running: inFlight.count, completed: completedBodies.count,
-                                                             completedBodyBytes: completedBodies.bytes)) else { break }
+                                                             completedBodyBytes: completedBodies.bytes)) else { break scan }
                 guard fullInPass[host] != pass, perHost[host] < (adaptive[host]?.limit ?? startLimit) else {
-                    fullInPass[host] = pass
+                    if full(host) { break scan }
                     i += 1
                     continue
                 }
+                guard let (request, isFile) = waiting[i] else { preconditionFailure("a waiting host without its request") }
                 // The gate last: it may take a slot shared with other processes.
                 if !isFile, let gate = hostGate {
                     switch gate.admission(host: hostNames[host]) {
                     case .start: break
                     case .wait:
-                        fullInPass[host] = pass
                         gateHeldBack = true
+                        if full(host) { break scan }
                         i += 1
                         continue
                     case .backingOff(let seconds):
-                        waiting[i] = nil
-                        waitingCount -= 1
+                        taken(i, host)
                         finished.append((request, .failure(.hostBackingOff(host: hostNames[host], seconds: seconds))))
                         continue
                     }
                 }
-                waiting[i] = nil
-                waitingCount -= 1
+                taken(i, host)
                 if isFile, let refusal = LocalFile.refusal(url: request.url) {
                     finished.append((request, .failure(refusal)))
                     continue
@@ -193,7 +225,11 @@ public final class Fetcher {
             }
             finished += waiting.compactMap { $0.map { ($0.request, .failure(error)) } }
             waiting.removeAll()
+            waitingHost.removeAll()
+            firstWaiting = 0
             waitingCount = 0
+            for host in waitingOfHost.indices { waitingOfHost[host] = 0 }
+            hostsWaiting = 0
         }
 
         var slotsFreed = true
@@ -287,11 +323,14 @@ public struct FetchLoad: Sendable, Hashable {
     public static let unknownBodyBytes = 64 << 10
 }
 
-/// Wakes a thread waiting in `Fetcher.fetchAll` (curl_multi_wakeup, the one multi call that is
-/// safe from any thread). Holds the multi handle without owning it: use it only while the
-/// Fetcher it came from is alive.
-public struct FetchWaker: @unchecked Sendable {
-    let multi: UnsafeMutableRawPointer
+/// Wakes a thread waiting in `Fetcher.fetchAll`, from any thread: it writes the eventfd that
+/// the fetching thread's epoll set waits on. Holds the descriptor without owning it: use it
+/// only while the Fetcher it came from is alive.
+public struct FetchWaker: Sendable {
+    let descriptor: Int32
 
-    public func wake() { _ = ccurl_multi_wakeup(multi) }
+    public func wake() {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)  // EAGAIN only when the counter is full: already awake
+    }
 }

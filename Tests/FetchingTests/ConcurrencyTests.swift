@@ -56,6 +56,29 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertLessThan(secondStarted, firstFinishedArriving, "the second host was served while the first still had a queue")
     }
 
+    /// Three hosts, 2 per host: the first's long queue, the second's short one (its host stops
+    /// waiting early), the third's long one after both. A pass of the transfer loop stops once
+    /// every host that still has requests waiting is at its limit; the second host emptying
+    /// must not make it stop before the third host's requests, nor start more than 2 anywhere.
+    func testAHostThatRunsOutOfRequestsDoesNotHoldBackTheOthers() throws {
+        let servers = try ["127.0.0.1", "127.0.0.2", "127.0.0.3"].map { address in try LoopbackHTTPServer(address: address) }
+        for server in servers { server.route("/item", ScriptedResponse.text("ok").delayed(by: .milliseconds(30))) }
+        let requests = (0..<16).map { FetchRequest(id: Int64($0), url: servers[0].url("/item?n=\($0)")) }
+            + (16..<18).map { FetchRequest(id: Int64($0), url: servers[1].url("/item?n=\($0)")) }
+            + (18..<34).map { FetchRequest(id: Int64($0), url: servers[2].url("/item?n=\($0)")) }
+        let fetcher = try Fetcher(limits: testLimits(maxInFlight: 8, maxPerHost: 2))
+        var done = Set<Int64>()
+        fetcher.fetchAll(requests) { request, result in
+            if case .success(let r) = result, r.status == 200 { done.insert(request.id) }
+        }
+        XCTAssertEqual(done, Set(0..<34))
+        for server in servers { XCTAssertEqual(server.maxConcurrentRequestsByHost[server.hostHeader], 2) }
+        let thirdStarted = try XCTUnwrap(servers[2].requests.map(\.receivedAt).min())
+        let firstLast = try XCTUnwrap(servers[0].requests.map(\.receivedAt).max())
+        XCTAssertLessThan(thirdStarted, firstLast, "the third host was served while the first still had a queue")
+        XCTAssertEqual(servers[2].requests.count, 16)
+    }
+
     /// Many requests to one host with a per-host limit below the overall one.
     func testPerHostLimitOnOneHost() throws {
         let server = try LoopbackHTTPServer()

@@ -63,4 +63,25 @@ CURLcode ccurl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v);
 CURLcode ccurl_easy_getinfo_str(CURL *h, CURLINFO i, char **v);
 CURLcode ccurl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v);
 CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v);
+CURLMcode ccurl_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v);
+
+/* libcurl's socket interface (curl_multi_socket_action): curl says through two callbacks which
+   sockets it waits on and when its next timeout is due, and the caller waits on them itself
+   and tells curl which socket is ready. curl_multi_perform and curl_multi_poll (libcurl 7.88)
+   visit every transfer on every call, which made a pass of hundreds of transfers in flight
+   cost O(transfers) per wake-up; this costs O(ready sockets). */
+CURLMcode ccurl_multi_socket_action(CURLM *m, curl_socket_t s, int ev_bitmask, int *running);
+typedef int (*ccurl_socket_callback)(CURL *easy, curl_socket_t s, int what, void *context, void *socket_context);
+CURLMcode ccurl_multi_setopt_socketfn(CURLM *m, CURLMoption o, ccurl_socket_callback f);
+typedef int (*ccurl_timer_callback)(CURLM *m, long timeout_ms, void *context);
+CURLMcode ccurl_multi_setopt_timerfn(CURLM *m, CURLMoption o, ccurl_timer_callback f);
+
+/* The waiting side of that interface, from libc (Swift's Glibc module has no epoll or eventfd).
+   ccurl_epoll_set: op is EPOLL_CTL_ADD/MOD/DEL (1/3/2), events EPOLLIN (1) | EPOLLOUT (4);
+   returns epoll_ctl's result (errno set). ccurl_epoll_wait fills at most 256 entries. */
+struct ccurl_ready { int fd; unsigned int events; };
+int ccurl_epoll_create(void);
+int ccurl_epoll_set(int epoll, int op, int fd, unsigned int events);
+int ccurl_epoll_wait(int epoll, struct ccurl_ready *ready, int capacity, int milliseconds);
+int ccurl_eventfd(void);
 #endif
