@@ -4,7 +4,12 @@ import FeedModel
 // methods in PostgreSQL's terms, listing the same cards in the same order with the same places.
 // None reads every id of a listing: a slice is OFFSET on the order's index (ids only, then the
 // slice's rows by id), a place one count per range of the key (`PGListingKey`), the cards
-// around a card and the next unread one keyset reads from its key.
+// around a card and the next unread one keyset reads from its key. Measured on 100,000 cards
+// (one source, PostgreSQL 15 on loopback, this 2-core machine shared with other builds): a
+// slice of 256 at offset 50,000 12.6 ms, a place in the middle (both sides counted) 29.6 ms,
+// the count 19.4 ms, 128 cards' ids around a card 1.5 ms, the next unread card 0.6 ms; all
+// index-only scans. SQLite counts its pages' cells instead of walking: PostgreSQL's counts
+// are the slow part, and are read only when a listing changes (a key, a new order, a commit).
 extension PostgresStore: BrowseStore {
     public func listingCount(_ query: CardQuery) throws -> Int {
         try cardCount(query)
