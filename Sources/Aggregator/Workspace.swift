@@ -16,8 +16,13 @@ public final class Workspace {
     public let postgres: PostgresStore?
     /// The store of `feeds read`, `search` and `mark`: the same one as `updateStore`.
     public let readerStore: any TextReaderStore
+    /// The store of `feeds browse` (its windows of a listing): the same one again.
+    public var browseStore: any BrowseStore {
+        if let postgres { return postgres }
+        return sqlite!
+    }
     private let sqlite: FeedStore?
-    /// The SQLite store, for the commands that work on it only so far (browse, html, the image
+    /// The SQLite store, for the commands that work on it only so far (html, the image
     /// cache): `WorkspaceError.needsSQLite` on PostgreSQL.
     public var store: FeedStore {
         get throws {

@@ -32,26 +32,26 @@ public struct BrowseOptions {
 /// (short reads, one write a mark: an update running meanwhile never waits for the screen),
 /// starts the browser, and draws `BrowseDrawing`'s screen after every batch of keys.
 public final class BrowseSession {
-    private let store: FeedStore
+    private let store: any BrowseStore
     private var state: BrowseState
     private var query: CardQuery
     private let environment: [String: String]
     private let resolveSource: (String) throws -> SourceID
     private let clock: () -> Timestamp
-    /// A search's listing, as ids (at most the relevance window, or the matches; relevance's
-    /// order found as slices are read: `SearchListing`); nil without a search, when the state's
-    /// slice is read from the order's index (`FeedStore.listingWindow`): no key reads every id
-    /// of a listing.
-    private var searchIDs: SearchListing?
+    /// A search's listing, as ids (at most the relevance window, or the matches; on SQLite
+    /// relevance's order found as slices are read: `SearchListing`); nil without a search, when
+    /// the state's slice is read from the order's index (`BrowseStore.listingWindow`): no key
+    /// reads every id of a listing.
+    private var searchIDs: (any SearchListingWindow)?
     /// The browsers started and not yet reaped: each with its program's name and the commands
     /// of `$BROWSER` after it (tried when it fails).
     private var browsers: [(child: ChildProcess, name: String, rest: ArraySlice<[String]>)] = []
-    /// The database's `dataVersion` when the listing was last read: another value at a draw
+    /// The store's `dataVersion` when the listing was last read: another value at a draw
     /// means an update saved meanwhile, and the list is read anew (`showUpdates`).
     private var seenVersion: Int64?
     private var running = true
 
-    public init(store: FeedStore, options: BrowseOptions, size: (columns: Int, rows: Int),
+    public init(store: any BrowseStore, options: BrowseOptions, size: (columns: Int, rows: Int),
                 resolveSource: @escaping (String) throws -> SourceID, clock: @escaping () -> Timestamp) {
         self.store = store
         self.query = options.query
@@ -304,7 +304,7 @@ public final class BrowseSession {
         } else {
             searchIDs = nil
             // The cards before and after the kept one counted: the listing's length and its place.
-            if let keep, let place = try store.listingPlace(of: keep, query, order: listingOrder) {
+            if let keep, let place = try store.listingPlace(of: keep, query, order: listingOrder, counting: true) {
                 (found, total) = (place.position, place.total)
             } else {
                 (found, total) = (nil, try store.listingCount(query))
@@ -401,7 +401,7 @@ public final class BrowseSession {
 
     /// The place of the first unread card of a search's listing from `from` on (or the last
     /// before it), read a slice at a time: only the slices read have their order settled.
-    private func firstUnread(in listing: SearchListing, forward: Bool, from: Int) throws -> Int? {
+    private func firstUnread(in listing: any SearchListingWindow, forward: Bool, from: Int) throws -> Int? {
         let step = sliceSize
         var start = forward ? from : max(0, from - step)
         var end = forward ? min(listing.count, from + step) : from

@@ -8,6 +8,7 @@ import Storage
 /// command line into `BrowseOptions`, with `read`'s option parsing.
 enum BrowseCommand: Command {
     static let name = "browse"
+    static let worksOnPostgres = true
     static let summary = "read cards in a full-screen list (keys: ? for help)"
     static var help: String {
         """
@@ -42,9 +43,9 @@ enum BrowseCommand: Command {
                              command: name)
         }
         let workspace = try global.workspace()
-        let store = try workspace.store
+        let store = workspace.browseStore
         let now = UpdateRunner.systemClock()
-        let query = try ReaderOptions.query(args, store: store, now: now, command: name)
+        let query = try ReaderOptions.query(args, store: workspace.readerStore, now: now, command: name)
         let options = BrowseOptions(query: query, order: order == .relevance ? .newest : order,
                                     tag: args.value("--tag"), sourceName: args.value("--source"),
                                     sinceText: args.value("--since"), zone: ReaderOptions.zone(args),
@@ -52,7 +53,7 @@ enum BrowseCommand: Command {
         // The cards are read before the terminal is taken: a database error is a plain line.
         let session = BrowseSession(store: store, options: options, size: TerminalWindow.size() ?? (80, 24),
                                     resolveSource: { name in
-                                        do { return try ReaderOptions.source(name, in: store, command: Self.name) } catch let e as UsageError {
+                                        do { return try ReaderOptions.source(name, in: workspace.readerStore, command: Self.name) } catch let e as UsageError {
                                             throw BrowseError(description: e.message)
                                         }
                                     },

@@ -11,6 +11,7 @@
 /// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
 /// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
 /// - `card_search` (migration 4): the search index, in the database (SQLite's is a file of its own).
+/// - `card_changes` (migration 7): the count of commits that changed a listing (`dataVersion`).
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -120,6 +121,49 @@ enum PostgresSchema {
             words   tsvector NOT NULL
         );
         CREATE INDEX card_search_words ON card_search USING gin (words);
+        """,
+        // 7 (issue 22; 5 and 6 are other branches' and come before it on main): what `feeds
+        // browse` reads before each frame to see that another session committed a change to
+        // the listing (PostgresStore+BrowseVersion.swift), as SQLite's `PRAGMA data_version`.
+        // `card_changes.version` counts the transactions that changed cards (inserted, deleted,
+        // any column but `last_seen_at`, which every fetch writes and no listing shows) or a
+        // source's name, feed title, URL or tags. The bump is a deferred constraint trigger: it
+        // runs at COMMIT, once per transaction (a transaction-local flag), so the row is locked
+        // only from then to the end of the commit, and a transaction holding it never waits
+        // for another lock (no deadlock; committing transactions queue for it, nothing else).
+        // Each session also counts its own bumps (`feeds.own_card_changes`, a session setting,
+        // undone with its transaction): the version less that is what others committed.
+        """
+        CREATE TABLE card_changes (
+            one_row boolean PRIMARY KEY DEFAULT true CHECK (one_row),
+            version bigint  NOT NULL CHECK (version >= 0)
+        );
+        INSERT INTO card_changes (one_row, version) VALUES (true, 0);
+        CREATE FUNCTION feeds_note_card_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF current_setting('feeds.cards_changed', true) IS DISTINCT FROM 'yes' THEN
+                UPDATE card_changes SET version = version + 1;
+                PERFORM set_config('feeds.cards_changed', 'yes', true);
+                PERFORM set_config('feeds.own_card_changes',
+                    (coalesce(nullif(current_setting('feeds.own_card_changes', true), ''), '0')::bigint + 1)::text, false);
+            END IF;
+            RETURN NULL;
+        END
+        $$;
+        CREATE CONSTRAINT TRIGGER cards_changed
+            AFTER INSERT OR DELETE OR UPDATE OF source_id, card_key, guid, title, description, link, image,
+                published, updated, author, kind, enclosures, content_hash, first_seen_at, changed_at,
+                is_read, sort_date
+            ON cards DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION feeds_note_card_change();
+        CREATE CONSTRAINT TRIGGER sources_renamed
+            AFTER UPDATE OF name, feed_title, url, tags ON sources DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW
+            WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.feed_title IS DISTINCT FROM NEW.feed_title
+                  OR OLD.url IS DISTINCT FROM NEW.url OR OLD.tags IS DISTINCT FROM NEW.tags)
+            EXECUTE FUNCTION feeds_note_card_change();
+        CREATE TRIGGER cards_truncated AFTER TRUNCATE ON cards
+            FOR EACH STATEMENT EXECUTE FUNCTION feeds_note_card_change();
         """,
     ]
 
