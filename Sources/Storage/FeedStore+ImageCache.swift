@@ -46,7 +46,7 @@ public struct ImageRecord: Hashable, Sendable {
 }
 
 // The image cache's metadata (table `cached_images`, one self-contained migration).
-extension FeedStore {
+extension FeedStore: ImageRecordStore {
     private static let imageColumns = """
         url, file_key, type, bytes, width, height, etag, last_modified, fetched_at, last_used_at,
         expires_at, failures, retry_at, last_error
@@ -90,6 +90,9 @@ extension FeedStore {
 
     /// Inserts or replaces the row of `record.url`.
     public func saveImage(_ record: ImageRecord) throws {
+        guard URLKey.isStorable(record.url) else {
+            throw StorageError.constraintViolated(path: path, reason: URLKey.refusal(record.url))
+        }
         let statement = try db.prepare("""
             INSERT OR REPLACE INTO cached_images (\(Self.imageColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)

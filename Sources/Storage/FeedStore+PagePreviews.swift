@@ -30,7 +30,8 @@ extension FeedStore {
         return found
     }
 
-    /// Records what each page declared (nil: nothing), replacing older entries, in one transaction.
+    /// Records what each page declared (nil: nothing), replacing older entries, in one transaction;
+    /// a page whose URL `URLKey` refuses is not recorded (it is looked at again next time).
     public func savePagePreviews(_ entries: [String: String?], checkedAt: Timestamp) throws {
         guard !entries.isEmpty else { return }
         let statement = try db.prepare("""
@@ -38,9 +39,16 @@ extension FeedStore {
             ON CONFLICT (page_url) DO UPDATE SET image_url = excluded.image_url, checked_at = excluded.checked_at
             """)
         try db.writeTransaction {
-            for (url, image) in entries where !url.isEmpty {
+            for (url, image) in entries where URLKey.isStorable(url) {
                 try statement.execute([.text(url), SQLValue(image), SQLValue(checkedAt)])
             }
+        }
+    }
+
+    /// Every entry, by page URL (`StoreCopy`).
+    func allPagePreviews() throws -> [(url: String, entry: PagePreviewEntry)] {
+        try db.prepare("SELECT page_url, image_url, checked_at FROM page_previews ORDER BY page_url").query([]) { row in
+            (url: row.string(0) ?? "", entry: PagePreviewEntry(image: row.string(1), checkedAt: row.timestamp(2)))
         }
     }
 }
