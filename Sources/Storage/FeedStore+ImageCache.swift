@@ -54,11 +54,14 @@ extension FeedStore: ImageRecordStore {
 
     /// The row of `url`, or nil.
     public func imageRecord(url: String) throws -> ImageRecord? {
-        try readImages("SELECT \(Self.imageColumns) FROM cached_images WHERE url = ?1", [.text(url)]).first
+        guard URLKey.isStorable(url) else { return nil }
+        return try readImages("SELECT \(Self.imageColumns) FROM cached_images WHERE url = ?1", [.text(url)]).first
     }
 
     /// The rows of these URLs (those that have one), in one query.
     public func imageRecords(urls: [String]) throws -> [String: ImageRecord] {
+        // json_each ends a string at U+0000: such a URL would find the row of what precedes it.
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return [:] }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let rows = try readImages(
@@ -109,6 +112,7 @@ extension FeedStore: ImageRecordStore {
 
     /// Marks these URLs used at `now` and moves their expiry to `expiresAt` (use renews).
     public func touchImages(_ urls: [String], now: Timestamp, expiresAt: Timestamp) throws {
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let statement = try db.prepare("""
@@ -121,6 +125,7 @@ extension FeedStore: ImageRecordStore {
     /// Deletes the rows of these URLs; returns how many there were.
     @discardableResult
     public func deleteImages(_ urls: [String]) throws -> Int {
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return 0 }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let statement = try db.prepare("DELETE FROM cached_images WHERE url IN (SELECT value FROM json_each(?1))")

@@ -17,6 +17,8 @@ public struct PagePreviewEntry: Hashable, Sendable {
 extension FeedStore {
     /// The cached entries of `pageURLs` that exist (any age; the caller decides what is stale).
     public func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry] {
+        // json_each ends a string at U+0000: such a URL would find the entry of what precedes it.
+        let pageURLs = pageURLs.filter(URLKey.isStorable)
         guard !pageURLs.isEmpty else { return [:] }
         let statement = try db.prepare("""
             SELECT page_url, image_url, checked_at FROM page_previews

@@ -33,7 +33,9 @@ public protocol ImageRecordStore: AnyObject {
 
 /// The one rule of which URLs key a row of the image cache or of the page previews, on both
 /// backends: not empty (the schemas' CHECK), and without U+0000, which PostgreSQL's text cannot
-/// hold (it would be kept as U+FFFD: another URL, found under neither). The image cache asks
+/// hold (it would be kept as U+FFFD: another URL, found under neither) and where SQLite's
+/// json_each ends a string (a lookup of `URL\0x` found, and a delete deleted, the row of `URL`).
+/// Lookups, touches and deletes of such a URL find nothing on either. The image cache asks
 /// for no other URL (`ImageCache.requests`), so a hostile one is never fetched, never recorded
 /// and never makes a download run fail; such a page is not remembered (looked at again).
 public enum URLKey {
