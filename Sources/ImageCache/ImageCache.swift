@@ -181,10 +181,9 @@ public final class ImageCache {
         summary.evicted = try evict(now: now, expired: false)
         let wanted = Set(urls)
         let records = try store.imageRecords()
-        // Sizes as the store holds them (saturating: a row may hold anything up to Int.max).
-        var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0.saturatingAdd($1.bytes) },
+        var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0 + Int128($1.bytes) },
                         evictable: records.filter { $0.isStored && !wanted.contains($0.url) })
-        let all = try requests(for: urls, sources: sources, now: now, freeBytes: room.cap.saturatingSubtract(room.total))
+        let all = try requests(for: urls, sources: sources, now: now, freeBytes: room.free)
         let requests = Array(all.prefix(max(0, maxRequests)))
         summary.requested = requests.count
         summary.postponed = all.count - requests.count
@@ -227,17 +226,21 @@ public final class ImageCache {
     }
 
     /// The cap as downloads fill the cache: the bytes stored, and what may go to make room
-    /// (least recently used first).
+    /// (least recently used first). Sizes are the store's, in 128 bits: a row may hold up to
+    /// Int.max, and neither a sum of such rows nor the cap minus one may trap or saturate.
     struct Room {
-        let cap: Int
-        var total: Int
+        let cap: Int128
+        var total: Int128
         var evictable: [ImageRecord]
         var evictedCount = 0
         /// Set when an image found no room and nothing was left to evict.
         var isFull = false
 
-        init(cap: Int, total: Int, evictable: [ImageRecord]) {
-            self.cap = cap
+        /// What the cap leaves, as an Int (clamped).
+        var free: Int { Int(clamping: cap - total) }
+
+        init(cap: Int, total: Int128, evictable: [ImageRecord]) {
+            self.cap = Int128(cap)
             self.total = total
             self.evictable = evictable.sorted { ($0.lastUsedAt, $0.url) > ($1.lastUsedAt, $1.url) }  // LRU last: popped
         }
@@ -248,12 +251,12 @@ public final class ImageCache {
     /// Makes room for `bytes` replacing `oldBytes` of the same URL, evicting (and remembering)
     /// least recently used images; false when the cap cannot hold it.
     func makeRoom(_ room: inout Room, bytes: Int, replacing oldBytes: Int, now: Timestamp) throws -> Bool {
-        guard bytes <= room.cap else { return false }
-        func after() -> Int { room.total.saturatingSubtract(oldBytes).saturatingAdd(bytes) }
+        guard Int128(bytes) <= room.cap else { return false }
+        func after() -> Int128 { room.total - Int128(oldBytes) + Int128(bytes) }
         while after() > room.cap, let victim = room.evictable.popLast() {
             if let image = cachedImage(victim) { try? FileManager.default.removeItem(atPath: image.path) }
             try store.saveImage(.leftOutForRoom(url: victim.url, fileKey: victim.fileKey, bytes: victim.bytes, now: victim.lastUsedAt))
-            room.total = room.total.saturatingSubtract(victim.bytes)
+            room.total -= Int128(victim.bytes)
             room.evictedCount += 1
         }
         guard after() <= room.cap else {
