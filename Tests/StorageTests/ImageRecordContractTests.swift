@@ -184,6 +184,26 @@ final class ImageRecordContractTests: TwoBackendsTestCase {
         XCTAssertEqual(try list(sqlite, 100).count, 8)
     }
 
+    /// A database from before migration 5 (feeds with no image cache on PostgreSQL) gets the
+    /// tables when it is opened, everything it held kept.
+    func testADatabaseFromBeforeMigration5GetsTheTablesWhenOpened() throws {
+        let id = try postgres.upsertSource(SourceConfiguration(url: "https://a.example/feed.xml"), now: t(0))
+        try postgres.saveFetch(sourceID: id, feed: FeedInfo(), cards: [Card(id: "1", title: "One", image: "https://a.example/1.png")],
+                               validators: CacheValidators(), now: t(1), nextDue: nil)
+        try postgres.connection.executeScript("""
+            DROP TABLE cached_images; DROP TABLE page_previews; DROP FUNCTION feeds_text_digest(text);
+            DELETE FROM feeds_schema WHERE version >= 5
+            """, context: "test")
+        postgres = try PostgresStore(address: databaseURL)
+        XCTAssertEqual(try postgres.databaseSchemaVersion(), PostgresStore.schemaVersion)
+        XCTAssertEqual(try postgres.cardCount(CardQuery()), 1)
+        XCTAssertEqual(try postgres.imagesNeverFetched(limit: 10).map(\.url), ["https://a.example/1.png"])
+        try postgres.saveImage(record("https://a.example/1.png"))
+        try postgres.savePagePreviews(["https://a.example/1": nil], checkedAt: t(2))
+        XCTAssertEqual(try postgres.imagesNeverFetched(limit: 10).count, 0)
+        XCTAssertEqual(try postgres.pagePreviews(for: ["https://a.example/1"]).count, 1)
+    }
+
     /// PostgreSQL finds a URL's row by its digest's index, whatever the number of rows.
     func testLookupsUseTheDigestIndexOnPostgres() throws {
         let plan = try postgres.connection.execute("""
