@@ -59,7 +59,8 @@ public enum ImageCacheError: Error, LocalizedError, Equatable, Sendable {
     }
 }
 
-/// Images on disk, named by a hash of their URL, with metadata in the database (table `cached_images`):
+/// Images on disk, named by a hash of their URL, with metadata in the store (`ImageRecordStore`:
+/// SQLite's or PostgreSQL's table `cached_images`):
 /// what SUSI's iOS client got from Kingfisher, for static pages. The type comes from the bytes
 /// (`ImageSniffer`); a size cap per image and in total (least recently used go first); an
 /// expiry renewed by use; failures remembered with exponential back-off so a dead image URL is
@@ -69,10 +70,10 @@ public enum ImageCacheError: Error, LocalizedError, Equatable, Sendable {
 public final class ImageCache {
     /// The folder of cached files: `DIR/ab/KEY.EXT`.
     public let directory: String
-    public let store: FeedStore
+    public let store: any ImageRecordStore
     public var policy: ImageCachePolicy
 
-    public init(directory: String, store: FeedStore, policy: ImageCachePolicy = ImageCachePolicy()) {
+    public init(directory: String, store: any ImageRecordStore, policy: ImageCachePolicy = ImageCachePolicy()) {
         self.directory = directory
         self.store = store
         self.policy = policy
@@ -143,6 +144,9 @@ public final class ImageCache {
         for (i, url) in urls.enumerated() where seen.insert(url).inserted {
             let isFile = Self.isLocalImage(url, source: sources[url])
             guard url.hasPrefix("http://") || url.hasPrefix("https://") || isFile else { continue }
+            // A URL no row can be kept under (U+0000) is never asked for: its outcome could not
+            // be recorded, and it would be asked for again on every run.
+            guard URLKey.isStorable(url) else { continue }
             let record = records[url]
             guard policy.shouldFetch(record, now: now, freeBytes: freeBytes) else { continue }
             let stored = record?.isStored == true
@@ -177,9 +181,9 @@ public final class ImageCache {
         summary.evicted = try evict(now: now, expired: false)
         let wanted = Set(urls)
         let records = try store.imageRecords()
-        var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0 + $1.bytes },
+        var room = Room(cap: policy.maxTotalBytes, total: records.filter(\.isStored).reduce(0) { $0 + Int128($1.bytes) },
                         evictable: records.filter { $0.isStored && !wanted.contains($0.url) })
-        let all = try requests(for: urls, sources: sources, now: now, freeBytes: room.cap - room.total)
+        let all = try requests(for: urls, sources: sources, now: now, freeBytes: room.free)
         let requests = Array(all.prefix(max(0, maxRequests)))
         summary.requested = requests.count
         summary.postponed = all.count - requests.count
@@ -222,17 +226,21 @@ public final class ImageCache {
     }
 
     /// The cap as downloads fill the cache: the bytes stored, and what may go to make room
-    /// (least recently used first).
+    /// (least recently used first). Sizes are the store's, in 128 bits: a row may hold up to
+    /// Int.max, and neither a sum of such rows nor the cap minus one may trap or saturate.
     struct Room {
-        let cap: Int
-        var total: Int
+        let cap: Int128
+        var total: Int128
         var evictable: [ImageRecord]
         var evictedCount = 0
         /// Set when an image found no room and nothing was left to evict.
         var isFull = false
 
-        init(cap: Int, total: Int, evictable: [ImageRecord]) {
-            self.cap = cap
+        /// What the cap leaves, as an Int (clamped).
+        var free: Int { Int(clamping: cap - total) }
+
+        init(cap: Int, total: Int128, evictable: [ImageRecord]) {
+            self.cap = Int128(cap)
             self.total = total
             self.evictable = evictable.sorted { ($0.lastUsedAt, $0.url) > ($1.lastUsedAt, $1.url) }  // LRU last: popped
         }
@@ -243,18 +251,19 @@ public final class ImageCache {
     /// Makes room for `bytes` replacing `oldBytes` of the same URL, evicting (and remembering)
     /// least recently used images; false when the cap cannot hold it.
     func makeRoom(_ room: inout Room, bytes: Int, replacing oldBytes: Int, now: Timestamp) throws -> Bool {
-        guard bytes <= room.cap else { return false }
-        while room.total - oldBytes + bytes > room.cap, let victim = room.evictable.popLast() {
+        guard Int128(bytes) <= room.cap else { return false }
+        func after() -> Int128 { room.total - Int128(oldBytes) + Int128(bytes) }
+        while after() > room.cap, let victim = room.evictable.popLast() {
             if let image = cachedImage(victim) { try? FileManager.default.removeItem(atPath: image.path) }
             try store.saveImage(.leftOutForRoom(url: victim.url, fileKey: victim.fileKey, bytes: victim.bytes, now: victim.lastUsedAt))
-            room.total -= victim.bytes
+            room.total -= Int128(victim.bytes)
             room.evictedCount += 1
         }
-        guard room.total - oldBytes + bytes <= room.cap else {
+        guard after() <= room.cap else {
             room.isFull = true
             return false
         }
-        room.total += bytes - oldBytes
+        room.total = after()
         return true
     }
 

@@ -86,13 +86,14 @@ public struct ImageCachePolicy: Sendable, Hashable {
             }
             if record.isStored { kept.append(record) }
         }
-        // Sizes as the store holds them (saturating: a row may hold anything).
-        var total = kept.reduce(0) { $0.saturatingAdd($1.bytes) }
-        guard total > maxTotalBytes else { return out }
+        // Sizes as the store holds them, summed in 128 bits: a row may hold up to Int.max, and
+        // a saturated sum would forget the rest (two rows of Int.max, one evicted, the total 0).
+        var total = kept.reduce(Int128(0)) { $0 + Int128($1.bytes) }
+        guard total > Int128(maxTotalBytes) else { return out }
         kept.sort { ($0.lastUsedAt, $0.url) < ($1.lastUsedAt, $1.url) }
-        for record in kept where total > maxTotalBytes {
+        for record in kept where total > Int128(maxTotalBytes) {
             out.append(record)
-            total = total.saturatingSubtract(record.bytes)
+            total -= Int128(record.bytes)
         }
         return out
     }

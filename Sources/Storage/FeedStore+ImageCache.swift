@@ -46,7 +46,7 @@ public struct ImageRecord: Hashable, Sendable {
 }
 
 // The image cache's metadata (table `cached_images`, one self-contained migration).
-extension FeedStore {
+extension FeedStore: ImageRecordStore {
     private static let imageColumns = """
         url, file_key, type, bytes, width, height, etag, last_modified, fetched_at, last_used_at,
         expires_at, failures, retry_at, last_error
@@ -54,11 +54,14 @@ extension FeedStore {
 
     /// The row of `url`, or nil.
     public func imageRecord(url: String) throws -> ImageRecord? {
-        try readImages("SELECT \(Self.imageColumns) FROM cached_images WHERE url = ?1", [.text(url)]).first
+        guard URLKey.isStorable(url) else { return nil }
+        return try readImages("SELECT \(Self.imageColumns) FROM cached_images WHERE url = ?1", [.text(url)]).first
     }
 
     /// The rows of these URLs (those that have one), in one query.
     public func imageRecords(urls: [String]) throws -> [String: ImageRecord] {
+        // json_each ends a string at U+0000: such a URL would find the row of what precedes it.
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return [:] }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let rows = try readImages(
@@ -90,6 +93,9 @@ extension FeedStore {
 
     /// Inserts or replaces the row of `record.url`.
     public func saveImage(_ record: ImageRecord) throws {
+        guard URLKey.isStorable(record.url) else {
+            throw StorageError.constraintViolated(path: path, reason: URLKey.refusal(record.url))
+        }
         let statement = try db.prepare("""
             INSERT OR REPLACE INTO cached_images (\(Self.imageColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
@@ -106,6 +112,7 @@ extension FeedStore {
 
     /// Marks these URLs used at `now` and moves their expiry to `expiresAt` (use renews).
     public func touchImages(_ urls: [String], now: Timestamp, expiresAt: Timestamp) throws {
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let statement = try db.prepare("""
@@ -118,6 +125,7 @@ extension FeedStore {
     /// Deletes the rows of these URLs; returns how many there were.
     @discardableResult
     public func deleteImages(_ urls: [String]) throws -> Int {
+        let urls = urls.filter(URLKey.isStorable)
         guard !urls.isEmpty else { return 0 }
         let json = "[" + urls.map(JSONText.quoted).joined(separator: ",") + "]"
         let statement = try db.prepare("DELETE FROM cached_images WHERE url IN (SELECT value FROM json_each(?1))")

@@ -17,6 +17,8 @@ public struct PagePreviewEntry: Hashable, Sendable {
 extension FeedStore {
     /// The cached entries of `pageURLs` that exist (any age; the caller decides what is stale).
     public func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry] {
+        // json_each ends a string at U+0000: such a URL would find the entry of what precedes it.
+        let pageURLs = pageURLs.filter(URLKey.isStorable)
         guard !pageURLs.isEmpty else { return [:] }
         let statement = try db.prepare("""
             SELECT page_url, image_url, checked_at FROM page_previews
@@ -30,7 +32,8 @@ extension FeedStore {
         return found
     }
 
-    /// Records what each page declared (nil: nothing), replacing older entries, in one transaction.
+    /// Records what each page declared (nil: nothing), replacing older entries, in one transaction;
+    /// a page whose URL `URLKey` refuses is not recorded (it is looked at again next time).
     public func savePagePreviews(_ entries: [String: String?], checkedAt: Timestamp) throws {
         guard !entries.isEmpty else { return }
         let statement = try db.prepare("""
@@ -38,9 +41,16 @@ extension FeedStore {
             ON CONFLICT (page_url) DO UPDATE SET image_url = excluded.image_url, checked_at = excluded.checked_at
             """)
         try db.writeTransaction {
-            for (url, image) in entries where !url.isEmpty {
+            for (url, image) in entries where URLKey.isStorable(url) {
                 try statement.execute([.text(url), SQLValue(image), SQLValue(checkedAt)])
             }
+        }
+    }
+
+    /// Every entry, by page URL (`StoreCopy`).
+    func allPagePreviews() throws -> [(url: String, entry: PagePreviewEntry)] {
+        try db.prepare("SELECT page_url, image_url, checked_at FROM page_previews ORDER BY page_url").query([]) { row in
+            (url: row.string(0) ?? "", entry: PagePreviewEntry(image: row.string(1), checkedAt: row.timestamp(2)))
         }
     }
 }

@@ -5,18 +5,30 @@ import FeedModel
 /// Copies a home's SQLite database into an empty PostgreSQL one (what `feeds migrate --from
 /// sqlite:PATH --to postgres://...` is to run): every source with its fetch state, every card
 /// with its dates and read state, one source at a time (memory bounded by the largest source),
-/// then the counts of both compared.
+/// the image cache's records (stored images, failures with their back-off, images left out for
+/// room) and the page previews of saved searches as they are, then the counts of both compared.
 ///
-/// Not copied yet: the search index (PostgreSQL has none yet), page previews and the image
-/// cache's metadata (no tables for them yet); all three are rebuilt by use.
+/// Not copied: the search index, which PostgreSQL builds from the cards as they are copied;
+/// the image files, which stay in the cache folder of the home (the machine that writes the
+/// HTML site keeps using it). A cache row or a preview whose URL PostgreSQL cannot key
+/// (`URLKey`: U+0000, which no feeds since writes) is left out and not counted.
 public enum StoreCopy {
     public struct Counts: Hashable, Sendable, CustomStringConvertible {
         public var sources: Int
         public var cards: Int
         public var unread: Int
+        /// Rows of the image cache (stored images, failures, left out for room).
+        public var images: Int
+        public var previews: Int
+
+        public init(sources: Int, cards: Int, unread: Int, images: Int = 0, previews: Int = 0) {
+            (self.sources, self.cards, self.unread, self.images, self.previews) = (sources, cards, unread, images, previews)
+        }
 
         public var description: String {
-            "\(sources) source\(sources == 1 ? "" : "s"), \(cards) card\(cards == 1 ? "" : "s") (\(unread) unread)"
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            return "\(count(sources, "source")), \(count(cards, "card")) (\(unread) unread), "
+                + "\(count(images, "image record")), \(count(previews, "page preview"))"
         }
     }
 
@@ -50,8 +62,14 @@ public enum StoreCopy {
             let cards = try source.cards(ids: source.listingIDs(CardQuery(sourceID: stored.id), order: .newest).map(\.id))
             try target.importCards(cards.sorted { $0.id < $1.id }, to: id)
         }
-        let before = try counts(source)
-        let after = try counts(target)
+        let images = try source.imageRecords().filter { URLKey.isStorable($0.url) }
+        try target.importImages(images)
+        let previews = try source.allPagePreviews().filter { URLKey.isStorable($0.url) }
+        try target.importPagePreviews(previews)
+        var before = try counts(source)
+        (before.images, before.previews) = (images.count, previews.count)
+        var after = try counts(target)
+        (after.images, after.previews) = (try target.imageRecordCount(), try target.pagePreviewCount())
         guard before == after else { throw Failure.countsDiffer(source: before, target: after) }
         return after
     }

@@ -31,8 +31,8 @@ public protocol CardLimiting: AnyObject {
     func capCards(sourceID: SourceID, max: Int) throws -> (read: Int, unread: Int)
 }
 
-/// The page previews of saved searches (`preview=yes`). PostgreSQL keeps none yet: every
-/// run looks the pages up again (nothing found is cached, nothing is wrong).
+/// The page previews of saved searches (`preview=yes`), kept on both backends (SQLite's
+/// migration 3, PostgreSQL's 5) so a page is looked at again only once its entry expires.
 public protocol PagePreviewStore: AnyObject {
     func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry]
     func savePagePreviews(_ entries: [String: String?], checkedAt: Timestamp) throws

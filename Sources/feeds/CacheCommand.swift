@@ -6,12 +6,15 @@ import ImageCache
 /// `feeds cache stats|prune|clear`: the image cache.
 enum CacheCommand: Command {
     static let name = "cache"
+    static let worksOnPostgres = true
     static let summary = "show, prune or clear the image cache"
     static let help = """
     usage: feeds cache stats|prune|clear
 
     The image cache keeps the pictures of cards for 'feeds html' under the cache folder
-    (DIR/cache/images with --home DIR), with its metadata in the database.
+    (DIR/cache/images with --home DIR), with its metadata in the database (the home's, or
+    the PostgreSQL one of --database: run it on the machine that writes the HTML site, whose
+    cache folder holds the files).
 
       stats   images, bytes, expired images, failed URLs and how many are backing off
       prune   delete expired images, old failures, and least recently used images beyond

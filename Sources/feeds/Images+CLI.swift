@@ -7,10 +7,20 @@ import ImageCache
 import Storage
 
 /// The image cache as the commands use it: under the cache folder of `--home` (or XDG), its
-/// metadata in the workspace's database.
+/// metadata in the workspace's database, SQLite's or PostgreSQL's. On PostgreSQL the files are
+/// this machine's: the one that writes the HTML site keeps them (the records are shared).
 extension Workspace {
     func imageCache() throws -> ImageCache {
-        ImageCache(directory: paths.cacheDirectory + "/images", store: try store)
+        ImageCache(directory: paths.cacheDirectory + "/images", store: try imageRecordStore)
+    }
+
+    /// The store of the image cache's records: the PostgreSQL one when the workspace opened
+    /// one, else the home's SQLite.
+    var imageRecordStore: any ImageRecordStore {
+        get throws {
+            if let postgres { return postgres }
+            return try store
+        }
     }
 }
 
@@ -46,7 +56,7 @@ enum ImageDownloads {
         var known = Set(urls)
         let configured = Dictionary(model.sources.map { ($0.id, $0.configuration.url) }, uniquingKeysWith: { a, _ in a })
         // Then the pictures inside the latest posts, then older cards' pictures.
-        for (url, sourceID) in try model.latestPostImages() + workspace.store.imagesNeverFetched(limit: maxRequests)
+        for (url, sourceID) in try model.latestPostImages() + workspace.imageRecordStore.imagesNeverFetched(limit: maxRequests)
         where known.insert(url).inserted {
             urls.append(url)
             if let source = origins[sourceID] ?? configured[sourceID] { sources[url] = source }

@@ -12,9 +12,11 @@ enum MigrateCommand: Command {
 
     Copies the home's database (or the SQLite file PATH) into an empty PostgreSQL database:
     every source with its fetch state (validators, schedule, failures, redirects), every card
-    with its dates and read state. The counts of sources, cards and unread cards are compared
-    at the end; the SQLite file is only read. The search index, page previews and the image
-    cache's records are not copied (they are rebuilt as they are used). Run it while no
+    with its dates and read state, the image cache's records and the saved searches' page
+    previews. The counts of sources, cards, unread cards, image records and page previews
+    are compared at the end; the SQLite file is only read. The search index is built as the
+    cards are copied; the image files stay in the home's cache folder (run 'feeds html' and
+    'feeds cache' with this home and --database on this machine). Run it while no
     `feeds update` is running: it takes the home's update lock.
 
     options:

@@ -11,7 +11,7 @@ final class MigrateCommandTests: PostgresCLITestCase {
         let copy = try FeedsCommand.run(["--home", home.path, "migrate", "--to", database])
         XCTAssertEqual(copy.status, 0, copy.stderr)
         XCTAssertEqual(copy.stderr, "")
-        XCTAssertTrue(copy.stdout.hasPrefix("copied 1 source, 12 cards (0 unread) from \(home.path)/feeds.db to postgresql://feeds@127.0.0.1:"),
+        XCTAssertTrue(copy.stdout.hasPrefix("copied 1 source, 12 cards (0 unread), 0 image records, 0 page previews from \(home.path)/feeds.db to postgresql://feeds@127.0.0.1:"),
                       copy.stdout)
         let again = try FeedsCommand.run(["--home", home.path, "migrate", "--to", database])
         XCTAssertEqual(again.status, 2)

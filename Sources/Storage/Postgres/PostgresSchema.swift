@@ -11,6 +11,7 @@
 /// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
 /// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
 /// - `card_search` (migration 4): the search index, in the database (SQLite's is a file of its own).
+/// - `cached_images`, `page_previews` (migration 5): keyed by the SHA-256 of their URL.
 /// - `card_changes` (migration 7): the count of commits that changed a listing (`dataVersion`).
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
@@ -121,6 +122,45 @@ enum PostgresSchema {
             words   tsvector NOT NULL
         );
         CREATE INDEX card_search_words ON card_search USING gin (words);
+        """,
+        // 5: the image cache's metadata (PostgresStore+ImageCache.swift) and the page previews
+        // of saved searches (PostgresStore+UpdateRun.swift), SQLite's migrations 4 and 3
+        // with the same columns and CHECKs. One difference: a URL is unique by its SHA-256
+        // (`url_digest`, the primary key), not by its text, because a B-tree entry holds at
+        // most 2,704 bytes and an image or page URL from a feed or a search answer may be
+        // longer (a 6,400-byte one failed the insert); SQLite's keys have no such limit. The
+        // digest's function is IMMUTABLE as a generated column needs (convert_to is STABLE
+        // only because it depends on the database's encoding, which never changes).
+        """
+        CREATE FUNCTION feeds_text_digest(value text) RETURNS bytea
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            AS $$ SELECT sha256(convert_to(value, 'UTF8')) $$;
+
+        CREATE TABLE cached_images (
+            url           text   NOT NULL CHECK (url <> ''),
+            url_digest    bytea  GENERATED ALWAYS AS (feeds_text_digest(url)) STORED PRIMARY KEY,
+            file_key      text   NOT NULL,
+            type          text   CHECK (type IN ('jpeg', 'png', 'gif', 'webp', 'avif')),
+            bytes         bigint NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+            width         bigint,
+            height        bigint,
+            etag          text,
+            last_modified text,
+            fetched_at    bigint NOT NULL,
+            last_used_at  bigint NOT NULL,
+            expires_at    bigint NOT NULL,
+            failures      bigint NOT NULL DEFAULT 0 CHECK (failures >= 0),
+            retry_at      bigint,
+            last_error    text
+        );
+        CREATE INDEX cached_images_by_use ON cached_images (last_used_at) WHERE type IS NOT NULL;
+
+        CREATE TABLE page_previews (
+            page_url    text   NOT NULL CHECK (page_url <> ''),
+            page_digest bytea  GENERATED ALWAYS AS (feeds_text_digest(page_url)) STORED PRIMARY KEY,
+            image_url   text,
+            checked_at  bigint NOT NULL
+        );
         """,
         // 7 (issue 22; 5 and 6 are other branches' and come before it on main): what `feeds
         // browse` reads before each frame to see that another session committed a change to

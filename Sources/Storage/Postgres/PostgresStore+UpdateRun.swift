@@ -30,9 +30,50 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
 
     // prune and capCards: PostgresStore+Retention.swift (CardLimiting's requirements too).
 
-    /// Not kept on PostgreSQL yet: every run looks the pages up again.
-    public func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry] { [:] }
-    public func savePagePreviews(_ entries: [String: String?], checkedAt: Timestamp) throws {}
+    /// The cached entries of `pageURLs` that exist (any age), as FeedStore+PagePreviews.swift;
+    /// rows found by the SHA-256 of their URL (migration 5).
+    public func pagePreviews(for pageURLs: [String]) throws -> [String: PagePreviewEntry] {
+        let urls = pageURLs.filter(URLKey.isStorable)
+        guard !urls.isEmpty else { return [:] }
+        let result = try connection.execute("""
+            SELECT page_url, image_url, checked_at FROM page_previews
+            WHERE page_digest = ANY (SELECT feeds_text_digest(u) FROM unnest($1::text[]) AS u)
+            """, [PGArray.texts(urls)], context: "looking up page previews")
+        var found: [String: PagePreviewEntry] = [:]
+        for row in 0..<result.rowCount {
+            found[result.string(row, 0) ?? ""] = PagePreviewEntry(image: result.string(row, 1), checkedAt: try result.timestamp(row, 2))
+        }
+        return found
+    }
+
+    /// Records what each page declared (nil: nothing), replacing older entries, in one
+    /// statement; a page whose URL `URLKey` refuses is not recorded, as on SQLite.
+    public func savePagePreviews(_ entries: [String: String?], checkedAt: Timestamp) throws {
+        let kept = Array(entries.filter { URLKey.isStorable($0.key) })
+        guard !kept.isEmpty else { return }
+        try connection.execute("""
+            INSERT INTO page_previews (page_url, image_url, checked_at)
+            SELECT e.page_url, e.image_url, $3 FROM unnest($1::text[], $2::text[]) AS e(page_url, image_url)
+            ON CONFLICT (page_digest) DO UPDATE SET
+                page_url = excluded.page_url, image_url = excluded.image_url, checked_at = excluded.checked_at
+            """, [PGArray.texts(kept.map(\.key)), PGArray.texts(kept.map(\.value)), SQLValue(checkedAt)],
+            context: "saving page previews")
+    }
+
+    /// Inserts `entries` as they are (`StoreCopy`), each with its own time, in one statement.
+    func importPagePreviews(_ entries: [(url: String, entry: PagePreviewEntry)]) throws {
+        guard !entries.isEmpty else { return }
+        try connection.execute("""
+            INSERT INTO page_previews (page_url, image_url, checked_at)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+            """, [PGArray.texts(entries.map(\.url)), PGArray.texts(entries.map(\.entry.image)),
+                  PGArray.integers(entries.map { $0.entry.checkedAt.secondsSince1970 })],
+            context: "copying the page previews")
+    }
+
+    func pagePreviewCount() throws -> Int {
+        try connection.execute("SELECT count(*) FROM page_previews", context: "counting the page previews").int(0, 0)
+    }
 
     /// No index file to feed: PostgreSQL's search is its own (PostgresStore+Search*.swift).
     public var searchIndexPath: String? { nil }
