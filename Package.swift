@@ -16,7 +16,8 @@ let package = Package(
         // loads on first use (the headers are on the compiler's default path on Debian).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcurl's functions for Swift: typed wrappers of its variadic calls, and the library
-        // loaded on first use instead of linked (see its header: start-up of every command).
+        // loaded on first use instead of linked (see its header: start-up of every command);
+        // with libc's epoll and eventfd, which its socket interface waits on (Glibc has neither).
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libpq's headers only, with no pkg-config (its `-lpq` would link what CLibPQShim loads
@@ -35,8 +36,9 @@ let package = Package(
         // HTTP over libcurl multi. Knows bytes and headers, not XML (dates as the model's Timestamp).
         .target(name: "Fetching", dependencies: ["FeedModel", "CCurlShim"]),
         // The store of sources, fetch state and cards, behind one interface (`SourceStore`,
-        // `FetchStateStore`, `CardReadingStore`, `CardSearchStore`, `CardRetentionStore`;
-        // `SourceLeasing` and `SharedHostState` for many workers): SQLite (`FeedStore`, the
+        // `FetchStateStore`, `CardReadingStore`, `CardSearchStore`, `CardRetentionStore`,
+        // `BrowseStore`, `ImageRecordStore`; `SourceLeasing` and `SharedHostState` for many
+        // workers): SQLite (`FeedStore`, the
         // embedded default) and PostgreSQL (`PostgresStore`).
         // Knows no HTML; no SQLite or libpq type leaves it.
         .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQShim"]),
