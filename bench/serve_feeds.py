@@ -10,6 +10,8 @@ response (the round trip of a distant server). Stops by itself after --max-secon
 "ADDRESS PATH N", N the requests that address was answering at once counting this one.
 With --hosts N the same files are served on 127.0.0.1 ... 127.0.0.N too (one port), so a client
 sees N servers (per-host connection limits then apply per address, as with N real hosts).
+With --address-prefix P the addresses are P1 ... PN instead (10.213.0.1 ...: addresses the
+caller put on lo, which other network namespaces reach across a veth link; bench/workers.sh).
 
 Why one thread and an event loop: the server is the instrument, and it shares the machine's
 cores with the tools it measures. The first version (a thread per connection and
@@ -26,6 +28,7 @@ ap.add_argument("--latency-ms", type=float, default=0)
 ap.add_argument("--max-seconds", type=float, default=900)
 ap.add_argument("--hosts", type=int, default=1)
 ap.add_argument("--log")
+ap.add_argument("--address-prefix", default="127.0.0.")
 args = ap.parse_args()
 LOG = open(args.log, "a", buffering=1) if args.log else None
 LATENCY = max(0.0, args.latency_ms / 1000)
@@ -196,10 +199,10 @@ def listen(address, port):
     return s
 
 
-first = listen("127.0.0.1", 0)
+first = listen(args.address_prefix + "1", 0)
 port = first.getsockname()[1]
 for h in range(2, max(1, args.hosts) + 1):  # loopback only: 127.0.0.0/8 is all local on Linux
-    listen("127.0.0.%d" % h, port)
+    listen(args.address_prefix + str(h), port)
 with open(args.port_file + ".tmp", "w") as out:
     out.write(str(port))
 os.rename(args.port_file + ".tmp", args.port_file)
