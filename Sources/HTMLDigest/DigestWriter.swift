@@ -138,9 +138,22 @@ public struct DigestWriter {
         /// cards are on start (their whole posts' links name those days' pages; a card edited on
         /// a day of 10,000 cards re-renders its own source's page, not those of every source
         /// with a card that day).
+        /// (Each day's starts joined once: a day of 10,000 cards is on the pages of hundreds of
+        /// sources, and joining its pages' keys for each was a tenth of a rerun at a million.)
+        var startsOfDay: [String: String] = [:]
         func withDays(_ base: PageStamp, _ days: [String]) -> String {
             var s = base
-            for day in days { s.add(day); s.add(places.starts(of: day) ?? "gone") }
+            for day in days {
+                let starts: String
+                if let known = startsOfDay[day] {
+                    starts = known
+                } else {
+                    starts = places.starts(of: day) ?? "gone"
+                    startsOfDay[day] = starts
+                }
+                s.add(day)
+                s.add(starts)
+            }
             return s.text
         }
         func daysOf(_ list: [StoredCard]) -> [String] {
