@@ -30,11 +30,12 @@ final class SearchIndexThread: @unchecked Sendable {
     private var thread: Thread?
 
     /// Starts the thread, which opens its own connection to the index of `storePath`.
-    init(storePath: String, batch: Int, checkpointEvery: Int = 1, maxWaiting: Int = 4_000) {
+    /// `cacheKiB`: the page cache of its connection to the index file (nil: SQLite's default).
+    init(storePath: String, batch: Int, checkpointEvery: Int = 1, maxWaiting: Int = 4_000, cacheKiB: Int? = nil) {
         self.batch = max(1, batch)
         self.checkpointEvery = max(1, checkpointEvery)
         self.maxWaiting = max(batch, maxWaiting)
-        let thread = Thread { [self] in run(storePath: storePath) }
+        let thread = Thread { [self] in run(storePath: storePath, cacheKiB: cacheKiB) }
         thread.name = "feeds-search-index"
         self.thread = thread
         thread.start()
@@ -62,12 +63,13 @@ final class SearchIndexThread: @unchecked Sendable {
         return result
     }
 
-    private func run(storePath: String) {
+    private func run(storePath: String, cacheKiB: Int?) {
         var indexer: SearchIndexer?
         var failure: Error?
         do {
             indexer = try SearchIndexer(storePath: storePath)
             indexer?.descriptionText = Workspace.searchText
+            if let cacheKiB { try indexer?.setCacheKiB(cacheKiB) }
         } catch {
             failure = error
         }

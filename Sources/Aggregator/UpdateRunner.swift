@@ -122,15 +122,31 @@ public struct UpdateRunner {
     /// 2.4 s where 1 MiB took 1.85 s. With 50 ms of latency the downloads counted here mostly
     /// wait for the server, and 1 MiB held them to ~16 at once: 1.4 s where 2 MiB took 1.07 s
     /// (make bench's feeds). 2 MiB costs up to 2 MB more peak memory; 4 MiB bought nothing.
-    public var maxBufferedBytes = 2 << 20
+    /// Back to 1 MiB for the 40 MB goal (issue 21), since each download started also holds
+    /// curl's buffers and connection (~19 KB) besides its body: peak RSS cold at 200 feeds
+    /// -2.6 MB (42.4 -> 40.7 MB alone), at 1,000 -1 to -2.8 MB. With the parsing no longer
+    /// waiting on statement journals (`FeedStore.tuneForBulkWrites`) the parser kept up: at
+    /// 0 ms 0.84 s either way (200 feeds), at 50 ms 1,000 feeds 8.1-9.4 s either way (load 7).
+    public var maxBufferedBytes = 1 << 20
     /// The outcomes of finished sources are written together, in one transaction, once this
     /// many cards, sources or parsed body bytes wait (and at the end of the run): a commit per
     /// source wrote the same index pages to the log again and again (443 log frames per source
     /// of 60 cards, 200 sources: 145,000 writes). The bytes bound what the parsed cards waiting
     /// hold in memory; a kill loses only the waiting outcomes, which the next run fetches again.
+    /// 512 KiB (was 1 MiB; with ~60 KB feeds it is the bound that ends a batch): the parsed
+    /// cards waiting weigh about twice their bodies; -1 MB of peak memory for +17% pwrite calls
+    /// a card at 1,000 feeds (12.8 -> 15.0; they were 48 before the statement journals moved).
     public var saveBatchCards = 2_000
     public var saveBatchSources = 100
-    public var saveBatchBytes = 1 << 20
+    public var saveBatchBytes = 512 << 10
+    /// Index rows waiting for the search index thread at most (see `SearchIndexThread`): rows
+    /// past it are dropped and the thread reads those cards back instead. Each is up to ~2.5 KB
+    /// (title, 2 KB of text, author): 4,000 could hold 10 MB while the thread merges.
+    public var searchRowsWaiting = 1_000
+    /// The page cache of the search index thread's connection to the index file (SQLite's
+    /// default is 2,000 KiB): FTS5's merges read and write segments all over the file, and the
+    /// cache fills whatever its size. 1 MiB: -1 MB of peak memory at 200 feeds.
+    public var searchIndexCacheKiB = 1_024
     /// Write-ahead log pages after which the saving thread itself checkpoints (64 MB at most:
     /// the search index thread checkpoints the log without waiting after each of its refreshes,
     /// so this is the bound should it fall behind), and SQLite's page cache: see
@@ -160,6 +176,8 @@ public struct UpdateRunner {
         Timestamp(secondsSince1970: Int64(Date().timeIntervalSince1970))
     }
 
+    /// One dictionary that every request shares (a literal per request was one allocation each).
+    static let acceptHeaders = ["Accept": accept]
     static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
 
     /// The sources `selection` picks, in file order (their card counts not counted: see
@@ -203,7 +221,10 @@ public struct UpdateRunner {
             isolated = chosen.filter { $0.stored.isolatedReason != nil }
             chosen.removeAll { $0.stored.isolatedReason != nil }
         }
-        var byID: [Int64: (entry: SourceEntry, stored: StoredSource)] = [:]
+        // Each chosen source once, in `sources`, and by request id its index there: a second
+        // copy of every source's entry and state (~1 KB each) was 5 MB of a 5,000-feed run.
+        var sources: [(entry: SourceEntry, stored: StoredSource)] = []
+        var byID: [Int64: Int] = [:]
         var requests: [FetchRequest] = []
         // Once: resolving it reads every symlink on the path (5 readlink calls), per source it was.
         let folder = workspace.sourcesFolder
@@ -219,6 +240,9 @@ public struct UpdateRunner {
                                            outcome: .notModified, note: warning, warnings: []))
             return true
         }
+        sources.reserveCapacity(chosen.count)
+        byID.reserveCapacity(chosen.count)
+        requests.reserveCapacity(chosen.count)
         for var source in chosen {
             // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
             if case .named = selection, source.stored.isDisabled {
@@ -226,7 +250,8 @@ public struct UpdateRunner {
                 source.stored.disabledReason = nil
                 source.stored.consecutiveFailures = 0
             }
-            byID[source.stored.id.rawValue] = source
+            byID[source.stored.id.rawValue] = sources.count
+            sources.append(source)
             if let search = source.entry.search {
                 requests.append(searchRequest(source, search, folder: folder))
                 continue
@@ -237,11 +262,13 @@ public struct UpdateRunner {
             requests.append(FetchRequest(id: source.stored.id.rawValue, url: url,
                                          etag: source.stored.validators.etag,
                                          lastModified: source.stored.validators.lastModified,
-                                         headers: ["Accept": Self.accept],
+                                         headers: Self.acceptHeaders,
                                          allowFile: source.entry.isFile && source.stored.fetchURL == nil,
                                          internalScope: .sameOriginAs(own)))
         }
+        chosen = []
         var summary = UpdateSummary()
+        summary.reports.reserveCapacity(interrupted.count + duplicates.count + requests.count + isolated.count)
         let total = interrupted.count + duplicates.count + requests.count + isolated.count
         for report in interrupted + duplicates {
             summary.reports.append(report)
@@ -260,7 +287,8 @@ public struct UpdateRunner {
         try? store.tuneForBulkWrites(checkpointPages: checkpointPages, cacheKiB: cacheKiB)
         // No index to feed on PostgreSQL (`SearchIndexFeeding`).
         let indexing = store.searchIndexPath.map {
-            SearchIndexThread(storePath: $0, batch: searchIndexBatch, checkpointEvery: checkpointEveryRefreshes)
+            SearchIndexThread(storePath: $0, batch: searchIndexBatch, checkpointEvery: checkpointEveryRefreshes,
+                              maxWaiting: searchRowsWaiting, cacheKiB: searchIndexCacheKiB)
         }
         var indexingFinished = false
         func finishIndexing() {
@@ -323,7 +351,8 @@ public struct UpdateRunner {
         }
 
         fetcher.fetchAll(requests, onComplete: { request, result in
-            guard let source = byID[request.id] else { return }
+            guard let index = byID[request.id] else { return }
+            let source = sources[index]
             if source.entry.search != nil {
                 if let report = searchStep(&searches, source, request: request, result: result, store: store) { finished(report) }
                 return

@@ -155,6 +155,17 @@ public final class SearchIndexer {
         }
     }
 
+    /// The page cache of this connection's index file, in KiB (at least 64): `feeds update`'s
+    /// index thread keeps it small, as the run's peak memory is a goal.
+    public func setCacheKiB(_ kiB: Int) throws {
+        try db.execute("PRAGMA main.cache_size = -\(max(64, kiB))")
+    }
+
+    /// The page cache of this connection's index file, in KiB (what `setCacheKiB` set).
+    public var cacheKiB: Int {
+        get throws { -(try db.prepare("PRAGMA main.cache_size").queryOne { $0.int(0) } ?? 0) }
+    }
+
     /// Copies the write-ahead logs of the cards' database and of the index into their files as
     /// far as it can without waiting for anyone (a PASSIVE checkpoint of both), so that work is
     /// done on this connection's thread while the writer goes on, rather than by the writer
