@@ -17,7 +17,12 @@ public final class Workspace {
     /// The store of `feeds read`, `search` and `mark`: the same one as `updateStore`.
     public let readerStore: any TextReaderStore
     private let sqlite: FeedStore?
-    /// The SQLite store, for the commands that work on it only so far (browse, html, the image
+    /// The store `feeds html` reads: the same one as `updateStore`.
+    public var digestStore: any DigestStore {
+        if let postgres { return postgres }
+        return sqlite!  // init opens one of the two
+    }
+    /// The SQLite store, for the commands that work on it only so far (browse, the image
     /// cache): `WorkspaceError.needsSQLite` on PostgreSQL.
     public var store: FeedStore {
         get throws {

@@ -36,7 +36,9 @@ enum HTMLCommand: Command {
       --no-images        do not download images (cached ones are still shown); otherwise at
                          most 200 a run: the latest cards' images, the pictures in their
                          posts, then older cards' images, newest first (a site rewritten
-                         from cron fills in over a few runs)
+                         from cron fills in over a few runs). Needed on PostgreSQL
+                         (--database) for now, where the image cache is not yet: the pages
+                         show no pictures there
       --allow-internal   let images be on loopback, private and link-local addresses (your
                          own network) whatever site they are on; without it only images on
                          their source's own site (scheme, host and port) may be
@@ -44,6 +46,7 @@ enum HTMLCommand: Command {
     Prints the path of index.html. Exit status 0, or 2 for usage errors and unwritable folders.
     """
     static let spec = Arguments.Spec(valued: ["--out", "--since", "--title", "--tag"], flags: ["--no-images", "--allow-internal"])
+    static let worksOnPostgres = true
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         guard args.positionals.isEmpty else { throw UsageError("html takes no arguments", command: name) }
@@ -54,15 +57,23 @@ enum HTMLCommand: Command {
         var options = DigestOptions(title: args.value("--title") ?? "feeds digest", since: since, now: now)
         options.tag = args.value("--tag")
 
+        // The image cache keeps its metadata in SQLite only so far: on PostgreSQL the site is
+        // written without it, and only when asked to be (a person expecting pictures is told).
+        let onPostgres = global.database != nil
+        if onPostgres && !args.flag("--no-images") {
+            throw UsageError("the image cache does not work on PostgreSQL yet: add --no-images (the pages then show no pictures)",
+                             command: name)
+        }
+
         let workspace = try global.workspace()
-        let model = try DigestModel.load(from: workspace.store, options: options)
-        let cache = try workspace.imageCache()
-        if !args.flag("--no-images") {
+        let model = try DigestModel.load(from: workspace.digestStore, options: options)
+        let cache = onPostgres ? nil : try workspace.imageCache()
+        if cache != nil, !args.flag("--no-images") {
             let summary = try ImageDownloads.run(workspace, model: model, since: since, now: now,
                                                  allowInternal: args.flag("--allow-internal"))
             if Terminal.stdoutIsTTY { Output.standard.line(ImageDownloads.line(summary)) }
         }
-        let cached = try cache.storedImages()
+        let cached = try cache?.storedImages() ?? [:]
         let images = cached.mapValues { DigestImage(sourceFile: $0.path, fileName: $0.fileName, width: $0.width, height: $0.height) }
         // The published list: addresses without credentials, local files by name only.
         let listed = Set(model.sources.map(\.id))
@@ -72,7 +83,7 @@ enum HTMLCommand: Command {
         }
         let report = try DigestWriter(directory: out, options: options)
             .write(model, images: images, extraFiles: ["sources.opml": OPML.export(items)])
-        try cache.markUsed(report.shownImages, now: now)
+        try cache?.markUsed(report.shownImages, now: now)
         if Terminal.stdoutIsTTY {
             Output.standard.line("\(report.written.count) files written, \(report.unchanged) unchanged, \(report.removed.count) removed")
         }

@@ -123,7 +123,7 @@ final class UpdateWorkersCommandTests: PostgresCLITestCase {
 
     func testCommandsNotYetOnPostgresSayItAndExitTwo() throws {
         let dir = TemporaryDirectory("feeds-cli-workers-refused")
-        for command in [["browse"], ["html", "--out", dir.path]] {
+        for command in [["browse"]] {  // html works there since issue 22 (HTMLOnPostgresTests)
             let result = try FeedsCommand.run(["--home", dir.path, "--database", "postgresql://feeds:secret@127.0.0.1:1/x"] + command)
             XCTAssertEqual(result.status, 2, "\(command)")
             XCTAssertTrue(result.stderr.hasPrefix("feeds: feeds \(command[0]) does not work on PostgreSQL yet"), result.stderr)

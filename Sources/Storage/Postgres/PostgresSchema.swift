@@ -11,6 +11,7 @@
 /// - `hosts`, `host_slots` (migration 2): per-host politeness across workers (`SharedHostState`).
 /// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
 /// - `card_search` (migration 4): the search index, in the database (SQLite's is a file of its own).
+/// - `cards_stamps` (migration 6): `feeds html`'s stamps, SQLite's covering index of its migration 12.
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -120,6 +121,13 @@ enum PostgresSchema {
             words   tsvector NOT NULL
         );
         CREATE INDEX card_search_words ON card_search USING gin (words);
+        """,
+        // 6 (issue 22's plan: 5, 7 and 8 are other branches'; this list is positional, so the
+        // merge puts it in its place): `feeds html` (PostgresStore+Digest.swift): each day's
+        // and each source's stamp read from this index alone (an index-only scan, no card row),
+        // SQLite's `cards_stamps` (its migration 12) with the id it gets as the rowid spelled out.
+        """
+        CREATE INDEX cards_stamps ON cards (sort_date, changed_at, source_id, id);
         """,
     ]
 
