@@ -124,10 +124,12 @@ enum PostgresSchema {
         """,
         // 6 (issue 22's plan: 5, 7 and 8 are other branches'; this list is positional, so the
         // merge puts it in its place): `feeds html` (PostgresStore+Digest.swift): each day's
-        // and each source's stamp read from this index alone (an index-only scan, no card row),
-        // SQLite's `cards_stamps` (its migration 12) with the id it gets as the rowid spelled out.
+        // and each source's stamp read from this index alone (an index-only scan, no card row):
+        // SQLite's `cards_stamps` (its migration 12) with the id (its rowid) spelled out, and
+        // the source first: the sources' stamps come grouped in index order, a tag's days read
+        // only its sources' entries, all days the whole index (hashed by day).
         """
-        CREATE INDEX cards_stamps ON cards (sort_date, changed_at, source_id, id);
+        CREATE INDEX cards_stamps ON cards (source_id, sort_date, changed_at, id);
         """,
     ]
 

@@ -49,6 +49,13 @@ extension PostgresStore: DigestStore {
     /// million items on one day), each batch a keyset read from where the last one ended.
     static let dayBatch = 500
 
+    static func dayBatchSQL(_ whereClause: String, limit: String) -> String {
+        """
+        SELECT \(cardColumns) FROM cards c JOIN sources s ON s.id = c.source_id
+        \(whereClause) ORDER BY c.undated, c.sort_date DESC, c.id DESC LIMIT \(limit)
+        """
+    }
+
     public func eachCardOfDay(_ day: Timestamp, _ query: CardQuery, _ body: (StoredCard) throws -> Void) throws {
         let query = try resolvingTag(query)
         let start = day.secondsSince1970
@@ -67,10 +74,8 @@ extension PostgresStore: DigestStore {
                     filter.add("(c.sort_date, c.id) < (\(date), \(id))")
                 }
                 let limit = filter.bind(.integer(Int64(Self.dayBatch)))
-                let batch = try readCards("""
-                    SELECT \(Self.cardColumns) FROM cards c JOIN sources s ON s.id = c.source_id
-                    \(filter.whereClause) ORDER BY c.undated, c.sort_date DESC, c.id DESC LIMIT \(limit)
-                    """, filter.values, context: "reading the cards of an archive day")
+                let batch = try readCards(Self.dayBatchSQL(filter.whereClause, limit: limit), filter.values,
+                                          context: "reading the cards of an archive day")
                 for card in batch { try body(card) }
                 guard batch.count == Self.dayBatch, let last = batch.last else { break }
                 after = (last.sortDate.secondsSince1970, last.id.rawValue)
