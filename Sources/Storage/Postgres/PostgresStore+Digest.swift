@@ -7,7 +7,8 @@ import FeedModel
 extension PostgresStore: DigestStore {
     /// The UTC day number of a card's sort date: floor division, as SQLite's
     /// `FeedStore.dayOfSortDate`, written so that no stored value can overflow (SQLite's form
-    /// overflows near -2^63, where PostgreSQL would fail the statement).
+    /// overflows near -2^63, where PostgreSQL would fail the statement). Migration 6 keeps
+    /// statistics of this very expression (`cards_days`): change both together.
     static let dayOfSortDate = "(c.sort_date / 86400 - (c.sort_date % 86400 < 0)::int)"
 
     /// SQLite's stamp columns: each sum of values masked to 32 bits, so it cannot overflow
