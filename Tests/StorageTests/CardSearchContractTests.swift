@@ -272,7 +272,7 @@ final class CardSearchContractTests: TwoBackendsTestCase {
         XCTAssertFalse(expected.isEmpty)
         // A database of version 3: what migration 4 and the later ones made, gone.
         try postgres.connection.executeScript("""
-            DROP TABLE card_search; DROP INDEX cards_stamps; DELETE FROM feeds_schema WHERE version > 3
+            DROP TABLE card_search; DROP INDEX cards_stamps; DROP STATISTICS cards_days; DELETE FROM feeds_schema WHERE version > 3
             """, context: "test")
         postgres = try PostgresStore(address: databaseURL)
         XCTAssertEqual(try postgres.databaseSchemaVersion(), PostgresStore.schemaVersion)
