@@ -2,9 +2,9 @@ import FeedModel
 
 /// Reading cards and their read state: what `feeds read`, `feeds mark` and the renderers need
 /// of a store, on either backend (the tests of CardReadingContract run on both and compare
-/// their listings). Search is `CardSearchStore`'s, retention `CardRetentionStore`'s; windows
-/// of a listing and the day groups of the HTML archive are SQLite's only so far
-/// (FeedStore+Window.swift, +Cards.swift).
+/// their listings). Search is `CardSearchStore`'s, retention `CardRetentionStore`'s, the day
+/// groups of the HTML archive `DigestStore`'s; windows of a listing are SQLite's only so far
+/// (FeedStore+Window.swift).
 public protocol CardReadingStore: AnyObject {
     /// Cards matching `query`, in `order` (see `CardOrder` for the tie breaks); `.relevance`
     /// without a search lists in `.newest` order.
