@@ -22,7 +22,12 @@ public final class Workspace {
         return sqlite!
     }
     private let sqlite: FeedStore?
-    /// The SQLite store, for the commands that work on it only so far (html, the image
+    /// The store `feeds html` reads: the same one as `updateStore`.
+    public var digestStore: any DigestStore {
+        if let postgres { return postgres }
+        return sqlite!  // init opens one of the two
+    }
+    /// The SQLite store, for the commands that work on it only so far (the image
     /// cache): `WorkspaceError.needsSQLite` on PostgreSQL.
     public var store: FeedStore {
         get throws {

@@ -66,10 +66,11 @@ public struct SourceCards: Sendable {
 /// The cards and sources of one site. Only bounded lists are read up front (the sort pages,
 /// each source's row); a source's and a tag's page are read when the page is written (and
 /// only when its cards changed, see `PageManifest`), the archive one day at a time
-/// (`FeedStore.eachCardOfDay`), so memory does not grow with the number of cards (5,000
+/// (`DigestStore.eachCardOfDay`), so memory does not grow with the number of cards (5,000
 /// sources' pages held together were 1,000,000 cards, 1.77 GB).
 public struct DigestModel {
-    public let store: FeedStore
+    /// SQLite or PostgreSQL: the same cards give the same site on both.
+    public let store: any DigestStore
     public let options: DigestOptions
     public var sources: [StoredSource]
     /// The sort orders a page is written for, with each order's cards since `since` (at most
@@ -92,7 +93,7 @@ public struct DigestModel {
     public static var pageOrders: [CardOrder] { CardOrder.all.filter { $0 != .relevance } }
 
     /// Reads sources, each order's latest cards, and each source's row, page and counts.
-    public static func load(from store: FeedStore, options: DigestOptions) throws -> DigestModel {
+    public static func load(from store: any DigestStore, options: DigestOptions) throws -> DigestModel {
         let sources = try store.sources().filter { source in options.tag.map { TagMatch.matches(source.configuration.tags, $0) } ?? true }
         // The cards carry the name the site may show (the store's falls back to the URL).
         let names = Dictionary(sources.map { ($0.id, name(of: $0)) }, uniquingKeysWith: { a, _ in a })

@@ -168,6 +168,10 @@ enum PostHTML {
             rest = rest.drop(while: { $0 == " " || $0 == "/" })
             guard !rest.isEmpty else { return out }
             let nameEnd = rest.firstIndex(where: { $0 == "=" || $0 == " " }) ?? rest.endIndex
+            // A stray `=` (an unquoted value, `<img src=x>`: not the sanitizer's output, but a
+            // stored description may be anything) starts no name: skipped, so the walk moves on
+            // (it read an empty name there forever, appending until memory ran out).
+            guard nameEnd > rest.startIndex else { rest = rest.dropFirst(); continue }
             let name = rest[..<nameEnd]
             rest = rest[nameEnd...]
             if rest.hasPrefix("=\"") {

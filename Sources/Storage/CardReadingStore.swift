@@ -3,8 +3,7 @@ import FeedModel
 /// Reading cards and their read state: what `feeds read`, `feeds mark` and the renderers need
 /// of a store, on either backend (the tests of CardReadingContract run on both and compare
 /// their listings). Search is `CardSearchStore`'s, retention `CardRetentionStore`'s, windows
-/// of a listing `BrowseStore`'s; the day groups of the HTML archive are SQLite's only so far
-/// (FeedStore+Cards.swift).
+/// of a listing `BrowseStore`'s, the day groups of the HTML archive `DigestStore`'s.
 public protocol CardReadingStore: AnyObject {
     /// Cards matching `query`, in `order` (see `CardOrder` for the tie breaks); `.relevance`
     /// without a search lists in `.newest` order.

@@ -6,7 +6,6 @@ import Foundation
 /// `feeds add URL`: appends a line to the sources file.
 enum AddCommand: Command {
     static let name = "add"
-    static let worksOnPostgres = true
     static let summary = "add a source to the sources file"
     static let help = """
     usage: feeds add URL|PATH [--name NAME] [--tags a,b] [--every 30m] [--as-is] [--allow-internal]

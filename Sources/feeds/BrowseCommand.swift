@@ -8,7 +8,6 @@ import Storage
 /// command line into `BrowseOptions`, with `read`'s option parsing.
 enum BrowseCommand: Command {
     static let name = "browse"
-    static let worksOnPostgres = true
     static let summary = "read cards in a full-screen list (keys: ? for help)"
     static var help: String {
         """

@@ -111,12 +111,6 @@ enum CLI {
                 Output.standard.text(command.help)
                 return .ok
             }
-            if global.database != nil, !command.worksOnPostgres {
-                let working = commands.filter { c in c.worksOnPostgres }.map { c in c.name }.joined(separator: ", ")
-                Diagnostics.error("feeds \(command.name) does not work on PostgreSQL yet (--database or FEEDS_DATABASE); "
-                                  + "these do: \(working)")
-                return .usage
-            }
             let parsed = try Arguments(args, spec: command.spec, command: command.name)
             let status = try command.run(parsed, global: global)
             Output.standard.flush()

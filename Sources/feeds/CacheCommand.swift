@@ -6,7 +6,6 @@ import ImageCache
 /// `feeds cache stats|prune|clear`: the image cache.
 enum CacheCommand: Command {
     static let name = "cache"
-    static let worksOnPostgres = true
     static let summary = "show, prune or clear the image cache"
     static let help = """
     usage: feeds cache stats|prune|clear

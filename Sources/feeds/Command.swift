@@ -24,12 +24,6 @@ protocol Command {
     static var help: String { get }
     static var spec: Arguments.Spec { get }
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus
-    /// Whether it works on a PostgreSQL database (`--database`); the others refuse to start.
-    static var worksOnPostgres: Bool { get }
-}
-
-extension Command {
-    static var worksOnPostgres: Bool { false }
 }
 
 /// Writes to standard error, one line per message: the one writer of `feeds: ...` lines (what

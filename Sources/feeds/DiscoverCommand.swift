@@ -7,7 +7,6 @@ import Foundation
 /// `feeds discover URL`: the feeds a site offers, without adding any.
 enum DiscoverCommand: Command {
     static let name = "discover"
-    static let worksOnPostgres = true
     static let summary = "list the feeds a web page announces (or that are at the usual paths)"
     static let help = """
     usage: feeds discover URL [--json] [--allow-internal]

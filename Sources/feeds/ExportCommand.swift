@@ -4,7 +4,6 @@ import Foundation
 /// `feeds export`: OPML 2.0 on standard output.
 enum ExportCommand: Command {
     static let name = "export"
-    static let worksOnPostgres = true
     static let summary = "print the sources as OPML 2.0"
     static let help = """
     usage: feeds export > subscriptions.opml

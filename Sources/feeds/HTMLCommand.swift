@@ -36,7 +36,9 @@ enum HTMLCommand: Command {
       --no-images        do not download images (cached ones are still shown); otherwise at
                          most 200 a run: the latest cards' images, the pictures in their
                          posts, then older cards' images, newest first (a site rewritten
-                         from cron fills in over a few runs)
+                         from cron fills in over a few runs). Needed on PostgreSQL
+                         (--database) for now, where the image cache is not yet: the pages
+                         show no pictures there
       --allow-internal   let images be on loopback, private and link-local addresses (your
                          own network) whatever site they are on; without it only images on
                          their source's own site (scheme, host and port) may be
@@ -55,7 +57,8 @@ enum HTMLCommand: Command {
         options.tag = args.value("--tag")
 
         let workspace = try global.workspace()
-        let model = try DigestModel.load(from: workspace.store, options: options)
+        let model = try DigestModel.load(from: workspace.digestStore, options: options)
+        // On PostgreSQL too: the records are the database's, the files this machine's cache folder.
         let cache = try workspace.imageCache()
         if !args.flag("--no-images") {
             let summary = try ImageDownloads.run(workspace, model: model, since: since, now: now,

@@ -43,7 +43,7 @@ enum ImageDownloads {
     static func run(_ workspace: Workspace, model: DigestModel? = nil, since: Timestamp, now: Timestamp,
                     allowInternal: Bool, maxRequests: Int = maxRequestsPerRun) throws -> ImageDownloadSummary {
         let options = DigestOptions(since: since, now: now)
-        let model = try model ?? DigestModel.load(from: workspace.store, options: options)
+        let model = try model ?? DigestModel.load(from: workspace.digestStore, options: options)
         let cache = try workspace.imageCache()
         let fetcher = try Fetcher(limits: limits(policy: cache.policy, allowInternal: allowInternal))
         // A local source's URL as the file it is read from: the folder its images may be in.

@@ -5,7 +5,6 @@ import Foundation
 /// `feeds import FILE.opml`.
 enum ImportCommand: Command {
     static let name = "import"
-    static let worksOnPostgres = true
     static let summary = "add the feeds of an OPML file to the sources file"
     static let help = """
     usage: feeds import [--allow-local] FILE.opml

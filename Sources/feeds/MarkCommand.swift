@@ -5,7 +5,6 @@ import Storage
 /// `feeds mark read|unread`: sets the read state of cards.
 enum MarkCommand: Command {
     static let name = "mark"
-    static let worksOnPostgres = true
     static let summary = "mark cards read or unread (by id, by source, all, or by date)"
     static let help = """
     usage: feeds mark read|unread CARD-ID ...

@@ -5,7 +5,6 @@ import Storage
 /// `feeds migrate`: a home's SQLite database copied into an empty PostgreSQL one (issue 22).
 enum MigrateCommand: Command {
     static let name = "migrate"
-    static let worksOnPostgres = true
     static let summary = "copy the database into an empty PostgreSQL database"
     static let help = """
     usage: feeds migrate --to postgres://user@host:port/database [--from sqlite:PATH]

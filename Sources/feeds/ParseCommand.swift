@@ -6,7 +6,6 @@ import Foundation
 /// `feeds parse`: one document to cards, as text or as the JSON card model.
 enum ParseCommand: Command {
     static let name = "parse"
-    static let worksOnPostgres = true
     static let summary = "print the cards of a feed file (or - for standard input)"
     static let help = """
     usage: feeds parse [--json] [--as ENGINE] [--base URL] [--charset NAME] FILE|-

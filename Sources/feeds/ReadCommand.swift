@@ -8,7 +8,6 @@ import Storage
 /// read once delivered whole.
 enum ReadCommand: Command {
     static let name = "read"
-    static let worksOnPostgres = true
     static let summary = "show saved cards as a digest (marks them read)"
     static var help: String {
         """

@@ -5,7 +5,6 @@ import Foundation
 /// `feeds remove NAME|URL`: deletes the line from the sources file and the source's cards.
 enum RemoveCommand: Command {
     static let name = "remove"
-    static let worksOnPostgres = true
     static let summary = "remove a source (its line in the sources file and its saved cards)"
     static let help = """
     usage: feeds remove [--yes] NAME|URL ...

@@ -6,7 +6,6 @@ import Storage
 /// `feeds search QUERY`: full-text search of the saved cards.
 enum SearchCommand: Command {
     static let name = "search"
-    static let worksOnPostgres = true
     static let summary = "full-text search of saved cards (titles, descriptions, authors)"
     static var help: String {
         """

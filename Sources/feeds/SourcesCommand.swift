@@ -7,7 +7,6 @@ import Storage
 /// `feeds sources`: each source with its state.
 enum SourcesCommand: Command {
     static let name = "sources"
-    static let worksOnPostgres = true
     static let summary = "list the sources with their state (last fetch, error, next due, cards)"
     static let help = """
     usage: feeds sources [--json] [--cards N] [--tag TAG]

@@ -7,7 +7,6 @@ import Foundation
 /// `feeds update`: polls due sources (or all, or the named ones), cron-safe.
 enum UpdateCommand: Command {
     static let name = "update"
-    static let worksOnPostgres = true
     static let summary = "fetch the sources that are due and save their new cards"
     static let help = """
     usage: feeds update [--all] [--wait] [--verbose] [limits] [NAME|URL ...]

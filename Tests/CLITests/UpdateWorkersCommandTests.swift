@@ -121,14 +121,21 @@ final class UpdateWorkersCommandTests: PostgresCLITestCase {
         XCTAssertEqual(try number(database, "SELECT count(*) FROM sources WHERE lease_owner IS NOT NULL"), 0)
     }
 
-    func testCommandsNotYetOnPostgresSayItAndExitTwo() throws {
+    /// Every command works on PostgreSQL (the reading ones, the site and the image cache since
+    /// issue 22): each one goes to the database, and an unreachable one is one line naming the
+    /// server, never its password, exit 2.
+    func testEveryCommandGoesToTheDatabaseAndAnUnreachableOneIsOneLine() throws {
         let dir = TemporaryDirectory("feeds-cli-workers-refused")
-        for command in [["html", "--out", dir.path]] {
+        try "https://a.example/feed.xml\n".write(to: dir.file("sources"), atomically: false, encoding: .utf8)
+        for command in [["browse"], ["html", "--out", dir.file("site").path], ["cache", "stats"], ["read"], ["search", "x"],
+                        ["mark", "read", "1"], ["sources"], ["update"]] {
             let result = try FeedsCommand.run(["--home", dir.path, "--database", "postgresql://feeds:secret@127.0.0.1:1/x"] + command)
             XCTAssertEqual(result.status, 2, "\(command)")
-            XCTAssertTrue(result.stderr.hasPrefix("feeds: feeds \(command[0]) does not work on PostgreSQL yet"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("feeds: cannot connect to PostgreSQL postgresql://feeds@127.0.0.1:1/x"),
+                          "\(command): \(result.stderr)")
             XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
             XCTAssertFalse(result.stderr.contains("secret"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("site").path), "\(command) wrote nothing")
         }
         let sqlite = try FeedsCommand.run(["--home", dir.path, "update", "--worker"])
         XCTAssertEqual(sqlite.status, 2)

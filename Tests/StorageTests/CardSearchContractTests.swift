@@ -275,8 +275,9 @@ final class CardSearchContractTests: TwoBackendsTestCase {
         try postgres.connection.executeScript("""
             DROP TABLE card_search;
             DROP TABLE cached_images; DROP TABLE page_previews; DROP FUNCTION feeds_text_digest(text);
+            DROP INDEX cards_stamps; DROP STATISTICS cards_days;
             DROP TABLE card_changes; DROP FUNCTION feeds_note_card_change() CASCADE;
-            DELETE FROM feeds_schema WHERE version >= 4
+            DELETE FROM feeds_schema WHERE version > 3
             """, context: "test")
         postgres = try PostgresStore(address: databaseURL)
         XCTAssertEqual(try postgres.databaseSchemaVersion(), PostgresStore.schemaVersion)

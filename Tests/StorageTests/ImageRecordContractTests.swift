@@ -192,6 +192,7 @@ final class ImageRecordContractTests: TwoBackendsTestCase {
                                validators: CacheValidators(), now: t(1), nextDue: nil)
         try postgres.connection.executeScript("""
             DROP TABLE cached_images; DROP TABLE page_previews; DROP FUNCTION feeds_text_digest(text);
+            DROP INDEX cards_stamps; DROP STATISTICS cards_days;
             DROP TABLE card_changes; DROP FUNCTION feeds_note_card_change() CASCADE;
             DELETE FROM feeds_schema WHERE version >= 5
             """, context: "test")

@@ -12,6 +12,7 @@
 /// - `cards.title_key` (migration 3) is STORED, where SQLite's is VIRTUAL.
 /// - `card_search` (migration 4): the search index, in the database (SQLite's is a file of its own).
 /// - `cached_images`, `page_previews` (migration 5): keyed by the SHA-256 of their URL.
+/// - `cards_stamps` (migration 6): `feeds html`'s stamps, SQLite's covering index of its migration 12.
 /// - `card_changes` (migration 7): the count of commits that changed a listing (`dataVersion`).
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
@@ -162,7 +163,19 @@ enum PostgresSchema {
             checked_at  bigint NOT NULL
         );
         """,
-        // 7 (issue 22; 5 and 6 are other branches' and come before it on main): what `feeds
+        // 6: `feeds html` (PostgresStore+Digest.swift): each day's
+        // and each source's stamp read from this index alone (an index-only scan, no card row):
+        // SQLite's `cards_stamps` (its migration 12) with the id (its rowid) spelled out, and
+        // the source first: the sources' stamps come grouped in index order, a tag's days read
+        // only its sources' entries, all days the whole index (hashed by day). The statistics of
+        // the day (`PostgresStore.dayOfSortDate`) tell the planner how few days there are, so it
+        // hashes the index's entries by day instead of sorting them all (300,000 cards: 120 ms
+        // where the sort spilled 12 MB to disk and took 350 ms).
+        """
+        CREATE INDEX cards_stamps ON cards (source_id, sort_date, changed_at, id);
+        CREATE STATISTICS cards_days ON ((sort_date / 86400 - (sort_date % 86400 < 0)::int)) FROM cards;
+        """,
+        // 7: what `feeds
         // browse` reads before each frame to see that another session committed a change to
         // the listing (PostgresStore+BrowseVersion.swift), as SQLite's `PRAGMA data_version`.
         // `card_changes.version` counts the transactions that changed cards (inserted, deleted,

@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `feeds html` on a real PostgreSQL (`--database`), compared with the same home's run on
+/// SQLite: the same feeds updated in the same order give the same site, every file byte for
+/// byte (the page manifest's stamps aside: see `assertSameSites`), written cold, rewritten with
+/// nothing new, and after a read mark (issue 22).
+final class HTMLOnPostgresTests: PostgresCLITestCase {
+    private var folders: [TemporaryDirectory] = []
+
+    /// Two feeds on `site`, one with pictures and a whole post, named and tagged.
+    private func publish(_ site: LoopbackHTTPServer) -> String {
+        var lines = ""
+        for feed in 0..<2 {
+            let items = (0..<4).map { n in
+                """
+                <item><guid>g\(feed)-\(n)</guid><title>Post \(n) feed \(feed)</title>
+                <link>http://127.0.0.1/\(feed)/\(n)</link><author>ann@example.org (Ann)</author>
+                <pubDate>\(10 + n * 4 + feed) Nov 2026 23:\(10 + n):00 GMT</pubDate>
+                <description>&lt;p&gt;Part \(n), with &lt;b&gt;bold&lt;/b&gt; text.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;one&lt;/li&gt;&lt;/ul&gt;&lt;img src="http://127.0.0.1/p\(n).png"&gt;</description>
+                </item>
+                """
+            }.joined()
+            site.route("/f\(feed).xml", .text("<rss version=\"2.0\"><channel><title>Feed \(feed)</title><link>http://127.0.0.1/</link>\(items)</channel></rss>",
+                                               contentType: "application/rss+xml"))
+            lines += site.url("/f\(feed).xml") + " name=Feed\(feed) tags=" + (feed == 0 ? "tech" : "home") + "\n"
+        }
+        return lines
+    }
+
+    /// A home on SQLite and one on PostgreSQL, updated one source after the other.
+    private func homes(_ site: LoopbackHTTPServer, database: String) throws -> (sqlite: [String], postgres: [String]) {
+        let sources = publish(site)
+        let a = TemporaryDirectory("feeds-cli-pghtml-sqlite"), b = TemporaryDirectory("feeds-cli-pghtml-pg")
+        folders += [a, b]
+        for dir in [a, b] { try sources.write(to: dir.file("sources"), atomically: false, encoding: .utf8) }
+        let sqlite = ["--home", a.path], postgres = ["--home", b.path, "--database", database]
+        for base in [sqlite, postgres] {
+            for feed in ["/f0.xml", "/f1.xml"] {
+                let update = try FeedsCommand.run(base + ["update", site.url(feed)])
+                XCTAssertEqual(update.status, 0, update.stderr)
+            }
+        }
+        return (sqlite, postgres)
+    }
+
+    private func contents(_ folder: String) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for path in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                out[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
+            }
+        }
+        return out
+    }
+
+    private func assertSameSites(_ a: String, _ b: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let left = try contents(a), right = try contents(b)
+        XCTAssertGreaterThan(left.count, 10, label, file: file, line: line)
+        XCTAssertEqual(Set(left.keys), Set(right.keys), label, file: file, line: line)
+        for (path, data) in left.sorted(by: { $0.key < $1.key }) where right[path] != data && path != ".feeds-pages" {
+            XCTFail("\(label): \(path) differs", file: file, line: line)
+        }
+        // The page manifest's stamps hold when each home saw its cards change (the two homes
+        // were updated seconds apart): the same pages with the same sizes and notes, stamps aside
+        // (DigestOnBothBackendsTests compares whole manifests, of cards saved at the same moments).
+        func withoutStamps(_ data: Data?) -> [String] {
+            String(decoding: data ?? Data(), as: UTF8.self).split(separator: "\n").map { line in
+                var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if fields.count > 1 { fields[1] = "" }
+                return fields.joined(separator: "\t")
+            }
+        }
+        XCTAssertEqual(withoutStamps(left[".feeds-pages"]), withoutStamps(right[".feeds-pages"]), label, file: file, line: line)
+        XCTAssertGreaterThan(withoutStamps(right[".feeds-pages"]).count, 5, label, file: file, line: line)
+    }
+
+    func testHTMLWritesTheSameSiteAsOnSQLite() throws {
+        let database = try server().makeDatabase()
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        let (sqlite, postgres) = try homes(site, database: database)
+        let out = TemporaryDirectory("feeds-cli-pghtml-sites")
+        folders.append(out)
+        let arguments = ["html", "--no-images", "--since", "2026-11-01", "--title", "Team <digest>"]
+        func write(_ label: String) throws {
+            for (base, name) in [(sqlite, "sqlite"), (postgres, "postgres")] {
+                let result = try FeedsCommand.run(base + arguments + ["--out", out.path + "/" + name])
+                XCTAssertEqual(result.status, 0, "\(label): \(result.stderr)")
+                XCTAssertEqual(result.stdout, out.path + "/" + name + "/index.html\n", label)
+                XCTAssertEqual(result.stderr, "", label)
+            }
+            try assertSameSites(out.path + "/sqlite", out.path + "/postgres", label)
+        }
+        try write("cold")
+        let index = try String(contentsOfFile: out.path + "/postgres/index.html", encoding: .utf8)
+        XCTAssertTrue(index.contains(">Post 3 feed 1</a>"), index)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.path + "/postgres/archive/2026-11-23.html"))
+        // Nothing new: no page is written again (their times stay).
+        let page = out.path + "/postgres/archive/2026-11-23.html"
+        let before = try FileManager.default.attributesOfItem(atPath: page)[.modificationDate] as? Date
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: page)
+        try write("rerun")
+        XCTAssertNotNil(before)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: page)[.modificationDate] as? Date, Date(timeIntervalSince1970: 1_000_000),
+                       "a rerun with nothing new rewrote an archive page")
+        for base in [sqlite, postgres] {
+            XCTAssertEqual(try FeedsCommand.run(base + ["mark", "read", "--source", "Feed0"]).status, 0)
+        }
+        try write("after a read mark")
+    }
+
+    func testHTMLOnPostgresWithoutNoImagesSaysWhatToDo() throws {
+        let dir = TemporaryDirectory("feeds-cli-pghtml-images")
+        let result = try FeedsCommand.run(["--home", dir.path, "--database", "postgresql://feeds:secret@127.0.0.1:1/x",
+                                           "html", "--out", dir.path + "/site"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "feeds: the image cache does not work on PostgreSQL yet: add --no-images "
+                       + "(the pages then show no pictures); see 'feeds html --help'\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/site"))
+    }
+}
