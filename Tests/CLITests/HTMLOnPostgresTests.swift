@@ -112,13 +112,46 @@ final class HTMLOnPostgresTests: PostgresCLITestCase {
         try write("after a read mark")
     }
 
-    func testHTMLOnPostgresWithoutNoImagesSaysWhatToDo() throws {
-        let dir = TemporaryDirectory("feeds-cli-pghtml-images")
-        let result = try FeedsCommand.run(["--home", dir.path, "--database", "postgresql://feeds:secret@127.0.0.1:1/x",
-                                           "html", "--out", dir.path + "/site"])
-        XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stderr, "feeds: the image cache does not work on PostgreSQL yet: add --no-images "
-                       + "(the pages then show no pictures); see 'feeds html --help'\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/site"))
+    /// With the image cache (its records in the database, its files in the home's cache folder):
+    /// `feeds html` on PostgreSQL downloads a card's picture from a loopback server once, the
+    /// page shows the cached copy, a rerun asks the server nothing new, and the site is the one
+    /// SQLite writes from the same feed (issue 22).
+    func testHTMLOnPostgresDownloadsAndShowsImagesAsOnSQLite() throws {
+        let database = try server().makeDatabase()
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 64, 0, 0, 0, 32, 0, 0]
+        site.route("/pic.png", ScriptedResponse(status: 200, headers: [("Content-Type", "image/png")], body: png))
+        site.route("/pics.xml", .text("""
+            <rss version="2.0"><channel><title>Pics</title><link>http://127.0.0.1/</link>
+            <item><guid>1</guid><title>A picture</title><link>https://example.org/1</link>
+              <media:thumbnail xmlns:media="http://search.yahoo.com/mrss/" url="\(site.url("/pic.png"))"/>
+              <pubDate>Mon, 16 Nov 2026 15:04:05 GMT</pubDate></item>
+            </channel></rss>
+            """, contentType: "application/rss+xml"))
+        let a = TemporaryDirectory("feeds-cli-pghtml-img-sqlite"), b = TemporaryDirectory("feeds-cli-pghtml-img-pg")
+        folders += [a, b]
+        let sqlite = ["--home", a.path], postgres = ["--home", b.path, "--database", database]
+        for (dir, base) in [(a, sqlite), (b, postgres)] {
+            try (site.url("/pics.xml") + " name=Pics\n").write(to: dir.file("sources"), atomically: false, encoding: .utf8)
+            XCTAssertEqual(try FeedsCommand.run(base + ["update", "--all"]).status, 0)
+        }
+        let arguments = ["html", "--allow-internal", "--since", "2026-11-01"]
+        for round in ["cold", "rerun"] {
+            for (dir, base) in [(a, sqlite), (b, postgres)] {
+                let result = try FeedsCommand.run(base + arguments + ["--out", dir.path + "/site"])
+                XCTAssertEqual(result.status, 0, "\(round): \(result.stderr)")
+                XCTAssertEqual(result.stderr, "", round)
+            }
+            XCTAssertEqual(site.requests(path: "/pic.png").count, 2, "\(round): each home asked once, and not again")
+            let pages = try [a, b].map { try String(contentsOfFile: $0.path + "/site/index.html", encoding: .utf8) }
+            XCTAssertEqual(pages[0], pages[1], round)
+            XCTAssertTrue(pages[1].contains("src=\"images/"), "\(round): the cached copy shown: \(pages[1])")
+            let images = try FileManager.default.contentsOfDirectory(atPath: b.path + "/site/images")
+            XCTAssertEqual(images.count, 1, round)
+            XCTAssertEqual(try [UInt8](Data(contentsOf: URL(fileURLWithPath: b.path + "/site/images/" + images[0]))), png, round)
+        }
+        let stats = try FeedsCommand.run(postgres + ["cache", "stats"])
+        XCTAssertEqual(stats.stdout, "images: 1 (26 bytes, 0 expired)\nfailed URLs: 0 (0 backing off)\nfolder: \(b.path)/cache/images\n")
     }
 }

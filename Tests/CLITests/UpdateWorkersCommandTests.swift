@@ -127,7 +127,7 @@ final class UpdateWorkersCommandTests: PostgresCLITestCase {
     func testEveryCommandGoesToTheDatabaseAndAnUnreachableOneIsOneLine() throws {
         let dir = TemporaryDirectory("feeds-cli-workers-refused")
         try "https://a.example/feed.xml\n".write(to: dir.file("sources"), atomically: false, encoding: .utf8)
-        for command in [["browse"], ["html", "--out", dir.file("site").path], ["cache", "stats"], ["read"], ["search", "x"],
+        for command in [["html", "--out", dir.file("site").path], ["cache", "stats"], ["read"], ["search", "x"],
                         ["mark", "read", "1"], ["sources"], ["update"]] {
             let result = try FeedsCommand.run(["--home", dir.path, "--database", "postgresql://feeds:secret@127.0.0.1:1/x"] + command)
             XCTAssertEqual(result.status, 2, "\(command)")
