@@ -10,6 +10,8 @@ response (the round trip of a distant server). Stops by itself after --max-secon
 "ADDRESS PATH N", N the requests that address was answering at once counting this one.
 With --hosts N the same files are served on 127.0.0.1 ... 127.0.0.N too (one port), so a client
 sees N servers (per-host connection limits then apply per address, as with N real hosts).
+With --address-prefix P the addresses are P1 ... PN instead (10.213.0.1 ...: addresses the
+caller put on lo, which other network namespaces reach across a veth link; bench/workers.sh).
 """
 import argparse, email.utils, gzip, http.server, os, socketserver, sys, threading, time
 
@@ -20,6 +22,7 @@ ap.add_argument("--latency-ms", type=float, default=0)
 ap.add_argument("--max-seconds", type=float, default=900)
 ap.add_argument("--hosts", type=int, default=1)
 ap.add_argument("--log")
+ap.add_argument("--address-prefix", default="127.0.0.")
 args = ap.parse_args()
 LOG = open(args.log, "a", buffering=1) if args.log else None
 LOCK, ACTIVE = threading.Lock(), {}
@@ -90,10 +93,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     request_queue_size = 256
 
 
-srv = Server(("127.0.0.1", 0), Handler)
+srv = Server((args.address_prefix + "1", 0), Handler)
 port = srv.server_address[1]
 for h in range(2, max(1, args.hosts) + 1):  # loopback only: 127.0.0.0/8 is all local on Linux
-    extra = Server(("127.0.0.%d" % h, port), Handler)
+    extra = Server((args.address_prefix + str(h), port), Handler)
     threading.Thread(target=extra.serve_forever, daemon=True).start()
 threading.Timer(args.max_seconds, lambda: os._exit(0)).start()
 with open(args.port_file + ".tmp", "w") as out:
