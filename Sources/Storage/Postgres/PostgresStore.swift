@@ -140,17 +140,23 @@ enum PGArray {
     /// backslashes and double quotes escaped; nil is NULL. (U+0000 becomes U+FFFD when the
     /// whole literal is bound: `PGText.parameter`.)
     static func texts(_ values: [String?]) -> SQLValue {
-        var literal = "{"
+        // Bytes, not scalars: appending a String scalar by scalar was a fifth of a worker's CPU
+        // (perf, 60 KB feeds). The two escaped characters are ASCII, so never inside a
+        // multi-byte sequence, and the bytes stay the values' valid UTF-8.
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var literal: [UInt8] = [UInt8(ascii: "{")]
+        literal.reserveCapacity(values.reduce(2) { $0 &+ ($1?.utf8.count ?? 4) &+ 3 })
         for (index, value) in values.enumerated() {
-            if index > 0 { literal += "," }
-            guard let value else { literal += "NULL"; continue }
-            literal += "\""
-            for character in value.unicodeScalars {
-                if character == "\\" || character == "\"" { literal.unicodeScalars.append("\\") }
-                literal.unicodeScalars.append(character)
+            if index > 0 { literal.append(UInt8(ascii: ",")) }
+            guard let value else { literal += "NULL".utf8; continue }
+            literal.append(quote)
+            for byte in value.utf8 {
+                if byte == backslash || byte == quote { literal.append(backslash) }
+                literal.append(byte)
             }
-            literal += "\""
+            literal.append(quote)
         }
-        return .text(literal + "}")
+        literal.append(UInt8(ascii: "}"))
+        return .text(String(decoding: literal, as: UTF8.self))
     }
 }
