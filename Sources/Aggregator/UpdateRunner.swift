@@ -197,6 +197,9 @@ public struct UpdateRunner {
         var interrupted: [SourceReport] = []
         switch selection {
         case .isolatedChild, .leased: break
+        // On PostgreSQL a mark may be a live worker's, reading the source now: the worker that
+        // takes a source over after a crash deals with its mark (`UpdateWorker`), not this run.
+        case _ where workspace.postgres != nil: break
         default: interrupted = try recordInterrupted(in: workspace)
         }
         let stopped = Set(interrupted.map(\.sourceID))

@@ -79,6 +79,21 @@ final class WorkerCrashIsolationTests: PostgresCLITestCase {
             """), 3)
     }
 
+    /// `feeds update --all` on PostgreSQL while a worker reads a source: the worker's mark is
+    /// no crash of an earlier run (as a mark left in a home's SQLite would be).
+    func testAnUpdateOfAllLeavesALiveWorkersMarkAlone() throws {
+        let database = try server().makeDatabase()
+        let site = try LoopbackHTTPServer()
+        defer { site.stop() }
+        let dir = try home(site, count: 2, items: 2, delay: .zero)
+        _ = try sources(dir, database)
+        _ = try psql(database, "UPDATE sources SET lease_owner = 'live:1', lease_until = 4000000000, reading_since = 1 WHERE url LIKE '%/f1.xml'")
+        let all = try FeedsCommand.run(["--home", dir.path, "--database", database, "update", "--all", "-v"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertFalse(all.stderr.contains("stopped while reading"), all.stderr)
+        XCTAssertEqual(try number(database, "SELECT count(*) FROM sources WHERE isolated_reason IS NOT NULL OR consecutive_failures > 0"), 0)
+    }
+
     /// Three leases in a row that ended while a worker was reading the source: it is not fetched
     /// again before its backoff, a failure naming it, and the worker goes on with the others.
     func testASourceWhoseLeasesKeepEndingWithoutAnOutcomeIsQuarantined() throws {
