@@ -51,6 +51,7 @@ final class SharedHostGate: HostGate {
     func releaseAll() {
         for slot in held.values.joined() { try? state.releaseHostSlot(slot) }
         held = [:]
+        try? state.flushReleasedHostSlots()
     }
 }
 

@@ -78,9 +78,10 @@ public enum UpdateSelection: Sendable, Equatable {
     case named([String])
     /// This one, in the child process of an isolated fetch (`IsolatedFetch`).
     case isolatedChild(SourceID)
-    /// These, which a worker leased (`UpdateWorker`): sources another worker is reading carry
-    /// reading marks too, so none is taken for a crash of an earlier run.
-    case leased(Set<SourceID>)
+    /// These, which a worker leased (`UpdateWorker`), as the lease read them (so a batch reads
+    /// no other source): sources another worker is reading carry reading marks too, so none is
+    /// taken for a crash of an earlier run (the worker looks at the marks of its own).
+    case leased([StoredSource])
 }
 
 /// `feeds update`: fetches the selected sources concurrently and, as each transfer completes,
@@ -191,8 +192,10 @@ public struct UpdateRunner {
             return try workspace.sources(counting: false).filter { due.contains($0.stored.id) }
         case .isolatedChild(let id):
             return try workspace.sources(counting: false).filter { $0.stored.id == id }
-        case .leased(let ids):
-            return try workspace.sources(counting: false).filter { ids.contains($0.stored.id) }
+        case .leased(let leased):
+            // Paired with the file's lines by URL, in file order, as `Workspace.sources` pairs them.
+            let byURL = Dictionary(leased.map { ($0.configuration.url, $0) }, uniquingKeysWith: { first, _ in first })
+            return workspace.entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
         case .named(let names):
             var picked: [(entry: SourceEntry, stored: StoredSource)] = []
             var seen = Set<SourceID>()
@@ -212,6 +215,9 @@ public struct UpdateRunner {
         var interrupted: [SourceReport] = []
         switch selection {
         case .isolatedChild, .leased: break
+        // On PostgreSQL a mark may be a live worker's, reading the source now: the worker that
+        // takes a source over after a crash deals with its mark (`UpdateWorker`), not this run.
+        case _ where workspace.postgres != nil: break
         default: interrupted = try recordInterrupted(in: workspace)
         }
         let stopped = Set(interrupted.map(\.sourceID))

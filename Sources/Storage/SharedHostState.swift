@@ -13,8 +13,12 @@ public protocol SharedHostState: AnyObject {
     /// hold fewer than `limit` live slots of it (a limit below 1 counts as 1); it lasts until
     /// `now + leaseSeconds` unless released first.
     func acquireHostSlot(host: String, limit: Int, worker: String, leaseSeconds: Int, now: Timestamp) throws -> HostSlotGrant
-    /// Gives the slot back (nothing when it expired and was taken over already).
+    /// Gives the slot back (nothing when it expired and was taken over already): at once, or
+    /// with the store's next statement about hosts or reading marks (a round trip saved per
+    /// request), at the latest at `flushReleasedHostSlots`.
     func releaseHostSlot(_ slot: HostSlot) throws
+    /// Every slot `releaseHostSlot` was given and has not yet given back, given back now.
+    func flushReleasedHostSlots() throws
     /// No worker sends `host` a request before `until`; a later moment already recorded stays.
     func recordHostBackoff(host: String, until: Timestamp) throws
     /// When the host's backoff ends (nil: none recorded) and its slots live at `now`.

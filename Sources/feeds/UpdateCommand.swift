@@ -130,9 +130,17 @@ enum UpdateCommand: Command {
         runner.isolation = isolation(args, global: global, limits: limits)
         runner.whileReading = testTrap
         let verbose = args.flag("--verbose") || args.flag("-v") || Terminal.stdoutIsTTY
-        let worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
+        var worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
                                   leaseSeconds: UpdateWorker.leaseSeconds(batch: batch, limits: limits),
                                   stopRequested: { WorkerSignals.stopRequested })
+        worker.sourcesFileReread = { problems, error in
+            if let error {
+                Diagnostics.error("could not read \(workspace.paths.sourcesFile) again: \(CLI.describe(error)); the sources listed before stay in use")
+                return
+            }
+            if verbose { Diagnostics.warning("\(workspace.paths.sourcesFile) changed: read again, \(workspace.entries.count) sources") }
+            for problem in problems { Diagnostics.error(CLI.describe(problem.error) + " (this line is skipped until it is fixed)") }
+        }
         let summary = try worker.run(in: workspace) { report, _, _ in
             if let line = report.failureLine { Diagnostics.error(line) }
             if let note = report.note { Diagnostics.warning(note) }
@@ -140,6 +148,12 @@ enum UpdateCommand: Command {
             if verbose { for w in report.warnings { Diagnostics.warning("\(report.name): \(w)") } }
         }
         if verbose { Output.standard.line(summary.line) }
+        // What a worker costs the database per source (bench/workers.sh reads this line).
+        if ProcessInfo.processInfo.environment["FEEDS_COUNT_STATEMENTS"] == "1", let store = workspace.postgres {
+            let sources = summary.reports.count
+            let per = sources == 0 ? "-" : String(format: "%.1f", Double(store.statementsSent) / Double(sources))
+            Diagnostics.error("statements: \(store.statementsSent) for \(sources) sources (\(per) a source)")
+        }
         return summary.failed > 0 || !workspace.problems.isEmpty ? .someFailed : .ok
     }
 

@@ -277,6 +277,7 @@ final class CardSearchContractTests: TwoBackendsTestCase {
             DROP TABLE cached_images; DROP TABLE page_previews; DROP FUNCTION feeds_text_digest(text);
             DROP INDEX cards_stamps; DROP STATISTICS cards_days;
             DROP TABLE card_changes; DROP FUNCTION feeds_note_card_change() CASCADE;
+            ALTER TABLE sources DROP COLUMN lease_takeovers; DROP FUNCTION feeds_take_host_slot;
             DELETE FROM feeds_schema WHERE version > 3
             """, context: "test")
         postgres = try PostgresStore(address: databaseURL)

@@ -69,6 +69,32 @@ final class PostgresLeasingTests: PostgresTestCase {
         XCTAssertEqual(try b.lease(of: ids[3])?.worker, "b")
     }
 
+    func testATakeoverIsCountedOnlyWhenTheWorkerBeforeStoppedWhileReadingTheSource() throws {
+        let a = try PostgresStore(address: databaseURL)
+        let b = try PostgresStore(address: databaseURL)
+        let ids = try addSources(a, 3)
+        a.fence = "a"
+        _ = try a.leaseDueSources(batch: 10, leaseSeconds: 60, worker: "a", now: t(1))
+        // Worker a dies while reading ids[0]; ids[1] it had not begun; ids[2] it finished but
+        // did not release.
+        try a.markReading(sourceID: ids[0], now: t(1))
+        try a.recordNotModified(sourceID: ids[2], now: t(1), nextDue: t(1, 30))
+        XCTAssertEqual(try b.leaseDueSources(batch: 10, leaseSeconds: 60, worker: "b", now: t(1, 60)).map(\.id), ids)
+        XCTAssertEqual(try b.leaseTakeovers(of: ids), [ids[0]: 1, ids[1]: 0, ids[2]: 0])
+        // b dies too, still reading ids[0] (its mark never cleared), and c takes over: two in a row.
+        XCTAssertEqual(try b.leaseDueSources(batch: 10, leaseSeconds: 60, worker: "c", now: t(1, 120)).count, 3)
+        XCTAssertEqual(try b.leaseTakeovers(of: [ids[0]]), [ids[0]: 2])
+        // An outcome ends the count; so does a failure (also an outcome).
+        b.fence = "c"
+        try b.recordFailure(sourceID: ids[0], message: "x", now: t(1, 121), nextDue: nil)
+        XCTAssertEqual(try b.leaseTakeovers(of: [ids[0]]), [ids[0]: 0])
+        // A released lease is no takeover, mark or not.
+        try b.markReading(sourceID: ids[1], now: t(1, 122))
+        try b.releaseLeases(worker: "c", sources: nil)
+        _ = try a.leaseDueSources(batch: 10, leaseSeconds: 60, worker: "d", now: t(1, 123))
+        XCTAssertEqual(try a.leaseTakeovers(of: [ids[1]]), [ids[1]: 0])
+    }
+
     func testOnlyDueEnabledSourcesAreLeasedTheLongestWaitingFirst() throws {
         let store = try PostgresStore(address: databaseURL)
         let ids = try addSources(store, 5)

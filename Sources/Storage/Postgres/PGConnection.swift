@@ -10,6 +10,9 @@ final class PGConnection {
     /// `postgresql://user@host:port/database` as libpq resolved it: what every message names.
     /// Never the password, which is not kept at all.
     let server: String
+    /// Statements sent (each `execute`, `executeScript`, BEGIN and COMMIT): each one round trip
+    /// to the server, what a worker's cost per feed is counted in (`PostgresStore.statementsSent`).
+    private(set) var statementsSent = 0
 
     /// Opens a session to `address`, a `postgres://` or `postgresql://` URL or a libpq
     /// `key=value` string. The URL may override the connect timeout (10 s when not given);
@@ -59,6 +62,7 @@ final class PGConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [SQLValue] = [], context: @autoclosure () -> String) throws -> PGResult {
         let texts = parameters.map(PGText.parameter)
+        statementsSent += 1
         let raw: OpaquePointer? = withOptionalCStrings(texts) { values in
             cpq_exec_params(handle, sql, Int32(texts.count), values)
         }
@@ -68,24 +72,41 @@ final class PGConnection {
     /// Runs a script of statements without parameters (a migration): libpq's simple protocol,
     /// the only one that takes several statements in one call.
     func executeScript(_ sql: String, context: @autoclosure () -> String) throws {
+        statementsSent += 1
         _ = try check(cpq_exec(handle, sql), context: context())
     }
 
-    /// Runs `body` in a transaction and commits it, or rolls back when `body` throws.
+    /// Runs `body` in a transaction and commits it, or rolls back when `body` throws. Inside
+    /// another transaction (a batch of outcomes: `PostgresStore.inOneTransaction`) `body` joins
+    /// it; should it throw there, the outer transaction rolls back everything and throws
+    /// `PostgresError.batchRolledBack` even if its own body caught the error, since what the
+    /// inner one wrote before throwing cannot be taken back alone. So does a statement that
+    /// failed on the server inside it (the server refuses every later one until the end).
     func transaction<T>(_ context: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
-        precondition(cpq_transaction_status(handle) == PQTRANS_IDLE, "Storage: PostgreSQL transactions do not nest")
+        guard cpq_transaction_status(handle) == PQTRANS_IDLE else {
+            do { return try body() } catch { innerFailure = innerFailure ?? error; throw error }
+        }
         try execute("BEGIN", context: context())
+        innerFailure = nil
         let result: T
         do {
             result = try body()
+            if let failed = innerFailure ?? (cpq_transaction_status(handle) == PQTRANS_INERROR ? PostgresError.server(
+                server: server, sqlState: "25P02", message: "a statement failed", context: context()) : nil) {
+                throw PostgresError.batchRolledBack(server: server, reason: failed.localizedDescription, context: context())
+            }
             try execute("COMMIT", context: context())
         } catch {
+            innerFailure = nil
             // The first error is the one worth reporting; a broken session rolls back by itself.
             if cpq_transaction_status(handle) != PQTRANS_IDLE { _ = try? execute("ROLLBACK", context: "rolling back") }
             throw error
         }
         return result
     }
+
+    /// The first error a joined transaction threw (see `transaction`).
+    private var innerFailure: Error?
 
     /// The result as a success, or the typed error of its failure.
     private func check(_ raw: OpaquePointer?, context: String) throws -> PGResult {

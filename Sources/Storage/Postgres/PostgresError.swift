@@ -23,6 +23,8 @@ public enum PostgresError: Error, Equatable, Sendable {
     case leaseLost(server: String, source: Int64, worker: String, holder: String?)
     /// A value the server returned is not what the schema allows (a column's text is no number).
     case unreadableValue(server: String, column: String, context: String)
+    /// A write inside a batch's transaction failed (`reason`), so the whole batch was rolled back.
+    case batchRolledBack(server: String, reason: String, context: String)
 }
 
 extension PostgresError: LocalizedError, CustomStringConvertible {
@@ -49,6 +51,8 @@ extension PostgresError: LocalizedError, CustomStringConvertible {
             return "PostgreSQL \(server): the lease of source \(source) is no longer \(worker)'s (it expired; \(now)), so this outcome is not recorded"
         case let .unreadableValue(server, column, context):
             return "PostgreSQL \(server) returned an unreadable \(column) while \(context)"
+        case let .batchRolledBack(server, reason, context):
+            return "PostgreSQL \(server): nothing of the batch was saved while \(context), since one of its writes failed: \(reason)"
         }
     }
 }

@@ -14,6 +14,8 @@
 /// - `cached_images`, `page_previews` (migration 5): keyed by the SHA-256 of their URL.
 /// - `cards_stamps` (migration 6): `feeds html`'s stamps, SQLite's covering index of its migration 12.
 /// - `card_changes` (migration 7): the count of commits that changed a listing (`dataVersion`).
+/// - `sources.lease_takeovers`, `feeds_take_host_slot` (migration 8): crash isolation and
+///   fewer round trips for workers.
 enum PostgresSchema {
     /// The key of the advisory lock migrations hold, so two workers starting together migrate
     /// one after the other ("FEDS").
@@ -217,6 +219,48 @@ enum PostgresSchema {
             EXECUTE FUNCTION feeds_note_card_change();
         CREATE TRIGGER cards_truncated AFTER TRUNCATE ON cards
             FOR EACH STATEMENT EXECUTE FUNCTION feeds_note_card_change();
+        """,
+        // 8: what update workers need past one machine (issue 22).
+        // - `sources.lease_takeovers`: the leases of the source that ended with no outcome
+        //   recorded while a worker was reading it (its reading mark still set when another
+        //   worker took it over), in a row; back to 0 with an outcome. One is a worker killed
+        //   or crashed; the source is then fetched in a process of its own, and a count that
+        //   still grows quarantines it (`UpdateWorker.quarantineTakeovers`).
+        // - `feeds_take_host_slot`: `SharedHostState.acquireHostSlot` in one round trip (it was
+        //   seven: BEGIN, five statements, COMMIT), giving back the worker's finished slots at
+        //   the same time. PL/pgSQL: each statement reads what was committed before it ran,
+        //   so the count after the host's row lock sees every slot the lock's last holder added.
+        """
+        ALTER TABLE sources ADD COLUMN lease_takeovers bigint NOT NULL DEFAULT 0 CHECK (lease_takeovers >= 0);
+
+        CREATE FUNCTION feeds_take_host_slot(p_host text, p_limit bigint, p_worker text, p_until bigint,
+                                             p_now bigint, p_release bigint[])
+            RETURNS TABLE (slot_id bigint, held bigint, backoff_until bigint)
+            LANGUAGE plpgsql VOLATILE AS $$
+        DECLARE
+            backoff bigint;
+            taken bigint;
+            granted bigint;
+        BEGIN
+            IF cardinality(p_release) > 0 THEN
+                DELETE FROM host_slots WHERE id = ANY(p_release);
+            END IF;
+            INSERT INTO hosts (host) VALUES (p_host) ON CONFLICT (host) DO NOTHING;
+            SELECT h.backoff_until INTO backoff FROM hosts h WHERE h.host = p_host FOR UPDATE;
+            IF backoff > p_now THEN
+                RETURN QUERY SELECT NULL::bigint, NULL::bigint, backoff;
+                RETURN;
+            END IF;
+            DELETE FROM host_slots s WHERE s.host = p_host AND s.until <= p_now;
+            SELECT count(*) INTO taken FROM host_slots s WHERE s.host = p_host;
+            IF taken >= greatest(p_limit, 1) THEN
+                RETURN QUERY SELECT NULL::bigint, taken, NULL::bigint;
+                RETURN;
+            END IF;
+            INSERT INTO host_slots (host, worker, until) VALUES (p_host, p_worker, p_until) RETURNING id INTO granted;
+            RETURN QUERY SELECT granted, taken, NULL::bigint;
+        END
+        $$;
         """,
     ]
 

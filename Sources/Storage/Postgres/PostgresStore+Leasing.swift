@@ -7,14 +7,17 @@ extension PostgresStore: SourceLeasing {
     /// UPDATE around it writes the lease, in one statement: a row another worker is leasing at
     /// this moment is locked and skipped, and one it has just leased no longer passes the
     /// condition when PostgreSQL reads its new version (READ COMMITTED rechecks a locked row),
-    /// so no two live leases ever hold the same source.
+    /// so no two live leases ever hold the same source. The same statement reads the leased
+    /// sources (as they were before the lease, which changes only lease columns), and counts a
+    /// takeover for each source whose expired lease it took while its reading mark was still
+    /// set: the worker before stopped while reading it (`leaseTakeovers`).
     public func leaseDueSources(batch: Int, leaseSeconds: Int, worker: String, now: Timestamp) throws -> [StoredSource] {
         precondition(!worker.isEmpty, "Storage: a lease needs a worker's name")
         precondition(leaseSeconds > 0, "Storage: a lease must last")
         let (until, overflow) = now.secondsSince1970.addingReportingOverflow(Int64(leaseSeconds))
         precondition(!overflow, "Storage: the lease's deadline overflows")
         let count = min(max(batch, 1), Self.largestBatch)
-        let leased = try connection.execute("""
+        return try PostgresSourceReader.read(connection, with: """
             WITH picked AS (
                 SELECT id FROM sources
                 WHERE disabled_reason IS NULL AND (next_due_at IS NULL OR next_due_at <= $1)
@@ -22,16 +25,28 @@ extension PostgresStore: SourceLeasing {
                 ORDER BY next_due_at NULLS FIRST, id
                 LIMIT $2
                 FOR UPDATE SKIP LOCKED
+            ), leased AS (
+                UPDATE sources s SET lease_owner = $3, lease_until = $4,
+                    lease_takeovers = least(s.lease_takeovers, 1000000000)
+                        + CASE WHEN s.lease_owner IS NOT NULL AND s.reading_since IS NOT NULL THEN 1 ELSE 0 END
+                FROM picked WHERE s.id = picked.id
+                RETURNING s.id
             )
-            UPDATE sources s SET lease_owner = $3, lease_until = $4
-            FROM picked WHERE s.id = picked.id
-            RETURNING s.id
-            """, [SQLValue(now), .integer(Int64(count)), .text(worker), .integer(until)],
+
+            """, where: "s.id IN (SELECT id FROM leased)",
+            [SQLValue(now), .integer(Int64(count)), .text(worker), .integer(until)], counts: false,
             context: "leasing due sources for \(worker)")
-        let ids = try leased.rows { SourceID(rawValue: try leased.int64($0, 0)) }
-        guard !ids.isEmpty else { return [] }
-        return try PostgresSourceReader.read(connection, where: "s.id = ANY($1::bigint[])", [PGArray.ids(ids)],
-                                             context: "reading the leased sources")
+    }
+
+    /// How many leases of each source in a row ended with no outcome while a worker was reading
+    /// it (see `leaseDueSources`); 0 since its last outcome. Only the sources asked for that exist.
+    public func leaseTakeovers(of ids: [SourceID]) throws -> [SourceID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        let result = try connection.execute("SELECT id, lease_takeovers FROM sources WHERE id = ANY($1::bigint[])",
+                                            [PGArray.ids(ids)], context: "reading the lease takeovers of \(ids.count) sources")
+        var counts: [SourceID: Int] = [:]
+        for row in 0..<result.rowCount { counts[SourceID(rawValue: try result.int64(row, 0))] = try result.int(row, 1) }
+        return counts
     }
 
     /// The most sources one lease takes: a worker holds its batch for the whole of a fetch round.

@@ -121,10 +121,18 @@ extension PostgresStore: CardSearchStore {
     private func writeSearchRows(_ result: PGResult) throws {
         guard result.rowCount > 0 else { return }
         let ids = try result.rows { try result.int64($0, 0) }
-        let fields = result.rowsUnchecked { row in
-            SearchWords.Fields(title: result.string(row, 1),
-                               author: result.string(row, 3),
-                               description: SearchIndex.descriptionText(result.string(row, 2), descriptionText))
+        let cards = result.rowsUnchecked { row in (title: result.string(row, 1), description: result.string(row, 2), author: result.string(row, 3)) }
+        try writeSearchRows(ids: ids, cards)
+    }
+
+    /// The search rows of the cards `ids`, from their fields as stored (the caller's values,
+    /// U+0000 made U+FFFD as binding them did: `PGText.parameter`), in one statement.
+    func writeSearchRows(ids: [Int64], _ cards: [(title: String?, description: String?, author: String?)]) throws {
+        guard !ids.isEmpty else { return }
+        let fields = cards.map { card in
+            SearchWords.Fields(title: card.title.map(PGText.withoutNUL),
+                               author: card.author.map(PGText.withoutNUL),
+                               description: SearchIndex.descriptionText(card.description.map(PGText.withoutNUL), descriptionText))
         }
         let vectors = try searchWords().words(fields).map(PostgresSearchText.vector)
         try connection.execute("""

@@ -11,19 +11,15 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
                                       [SQLValue(now)], counts: counting, context: "listing the due sources")
     }
 
-    public func markReading(sourceID: SourceID, now: Timestamp, releasing: [SourceID]) throws {
-        guard !releasing.isEmpty else { return try markReading(sourceID: sourceID, now: now) }
-        try connection.transaction("marking the reading of source \(sourceID)") {
-            let (condition, fence) = fenceCondition(2)
-            try connection.execute("UPDATE sources SET reading_since = NULL WHERE id = ANY($1::bigint[])\(condition)",
-                                   [PGArray.ids(releasing), fence], context: "clearing reading marks")
-            try markReading(sourceID: sourceID, now: now)
-        }
-    }
+    // markReading(sourceID:now:releasing:): PostgresStore+Fetching.swift (one statement).
 
-    /// Each write is its own transaction already (and one worker's session is its own): `body`
-    /// runs as it is.
-    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T { try body() }
+    /// One transaction around the outcomes of a batch of sources (a BEGIN and a COMMIT, and the
+    /// server's commit, once per batch instead of per source): the writes' own transactions
+    /// join it. When one of them failed, the whole batch is rolled back and this throws, so the
+    /// runner writes each outcome on its own, as SQLite's batch does (`PGConnection.transaction`).
+    public func inOneTransaction<T>(_ body: () throws -> T) throws -> T {
+        try connection.transaction("saving a batch of outcomes", body)
+    }
 
     /// The server's own settings hold; nothing to tune per session.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {}

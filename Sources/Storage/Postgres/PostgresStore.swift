@@ -33,6 +33,10 @@ public final class PostgresStore {
     /// SQLite's tokenizer for the search index (`SearchWords`), made on the first use.
     var searchWordsIfMade: SearchWords?
 
+    /// Statements this session has sent the server, each a round trip: `feeds update --worker`
+    /// says them per source with FEEDS_COUNT_STATEMENTS=1 (what bench/workers.sh reports).
+    public var statementsSent: Int { connection.statementsSent }
+
     /// The schema version of the database (equals `PostgresStore.schemaVersion` once open).
     public func databaseSchemaVersion() throws -> Int {
         try PostgresMigrator.appliedVersion(connection) ?? 0
@@ -48,6 +52,10 @@ public final class PostgresStore {
     /// its lease then cannot overwrite what the worker that took the source over saved. Nil
     /// (`feeds update` from cron, a person's commands): no condition.
     public var fence: String?
+
+    /// Host slots given back (`releaseHostSlot`) that the next statement about hosts or
+    /// reading marks deletes (PostgresStore+Hosts.swift).
+    var releasedSlots: [Int64] = []
 
     /// The condition of `fence` on `sources` with the fence bound as parameter `$n`.
     func fenceCondition(_ n: Int) -> (sql: String, value: SQLValue) {
@@ -77,13 +85,14 @@ public final class PostgresStore {
 /// Maps `sources` rows (and their card counts) to `StoredSource`: `SourceReader`'s columns, in
 /// PostgreSQL's dialect.
 enum PostgresSourceReader {
-    static func read(_ connection: PGConnection, where condition: String, _ values: [SQLValue],
+    /// `with`: a WITH clause the condition may name (the lease's UPDATE: one round trip).
+    static func read(_ connection: PGConnection, with prefix: String = "", where condition: String, _ values: [SQLValue],
                      counts: Bool = true, context: String) throws -> [StoredSource] {
         let countColumns = counts ? """
                    (SELECT count(*) FROM cards c WHERE c.source_id = s.id),
                    (SELECT count(*) FROM cards c WHERE c.source_id = s.id AND NOT c.is_read)
             """ : "0, 0"
-        let result = try connection.execute(SourceReader.select(countColumns: countColumns, where: condition),
+        let result = try connection.execute(prefix + SourceReader.select(countColumns: countColumns, where: condition),
                                             values, context: context)
         return try result.rows { row in
             StoredSource(
@@ -131,17 +140,23 @@ enum PGArray {
     /// backslashes and double quotes escaped; nil is NULL. (U+0000 becomes U+FFFD when the
     /// whole literal is bound: `PGText.parameter`.)
     static func texts(_ values: [String?]) -> SQLValue {
-        var literal = "{"
+        // Bytes, not scalars: appending a String scalar by scalar was a fifth of a worker's CPU
+        // (perf, 60 KB feeds). The two escaped characters are ASCII, so never inside a
+        // multi-byte sequence, and the bytes stay the values' valid UTF-8.
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var literal: [UInt8] = [UInt8(ascii: "{")]
+        literal.reserveCapacity(values.reduce(2) { $0 &+ ($1?.utf8.count ?? 4) &+ 3 })
         for (index, value) in values.enumerated() {
-            if index > 0 { literal += "," }
-            guard let value else { literal += "NULL"; continue }
-            literal += "\""
-            for character in value.unicodeScalars {
-                if character == "\\" || character == "\"" { literal.unicodeScalars.append("\\") }
-                literal.unicodeScalars.append(character)
+            if index > 0 { literal.append(UInt8(ascii: ",")) }
+            guard let value else { literal += "NULL".utf8; continue }
+            literal.append(quote)
+            for byte in value.utf8 {
+                if byte == backslash || byte == quote { literal.append(backslash) }
+                literal.append(byte)
             }
-            literal += "\""
+            literal.append(quote)
         }
-        return .text(literal + "}")
+        literal.append(UInt8(ascii: "}"))
+        return .text(String(decoding: literal, as: UTF8.self))
     }
 }
