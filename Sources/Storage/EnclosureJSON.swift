@@ -4,12 +4,21 @@ import FeedModel
 /// length omitted when absent). Written by hand to keep Foundation out; read back with SQLite's
 /// own JSON functions (`EnclosureReader`), which the schema's CHECK also uses to validate it.
 enum EnclosureJSON {
+    /// U+0000 in a URL or type (a JSON Feed's `\u0000`) is written as U+FFFD: SQLite's JSON
+    /// functions end a string there and PostgreSQL's refuse `\u0000` in text, which failed
+    /// every listing holding the card on PostgreSQL.
     static func encode(_ enclosures: [Enclosure]) -> String {
+        func text(_ s: String) -> String {
+            guard s.utf8.contains(0) else { return JSONText.quoted(s) }
+            var scalars = String.UnicodeScalarView()
+            for scalar in s.unicodeScalars { scalars.append(scalar == "\u{0}" ? "\u{FFFD}" : scalar) }
+            return JSONText.quoted(String(scalars))
+        }
         var out = "["
         for (index, enclosure) in enclosures.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"url\":" + JSONText.quoted(enclosure.url)
-            if let type = enclosure.type { out += ",\"type\":" + JSONText.quoted(type) }
+            out += "{\"url\":" + text(enclosure.url)
+            if let type = enclosure.type { out += ",\"type\":" + text(type) }
             if let length = enclosure.length { out += ",\"length\":" + String(length) }
             out += "}"
         }

@@ -29,6 +29,7 @@ extension FeedStore {
     /// `feeds sources`: the last fetch's, and a running total held below 2^62).
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
                           validators: CacheValidators, now: Timestamp, nextDue: Timestamp?, skipped: Int = 0) throws -> SaveSummary {
+        let feed = StoredBounds.feed(feed)  // its title is the source order's key
         let updateSource = try cachedStatement("""
             UPDATE sources SET
                 etag = ?2, last_modified = ?3, feed_title = ?4, feed_link = ?5,

@@ -29,8 +29,10 @@ public struct PreparedCards: Sendable {
         entries.reserveCapacity(cards.count)
         var seen = Set<CardKey>()
         for (index, card) in cards.enumerated() {
-            let key = keys?[index] ?? card.key
+            let key = StoredBounds.key(keys?[index] ?? card.key)
             guard seen.insert(key).inserted else { continue }
+            var card = card
+            card.title = StoredBounds.title(card.title)
             let enclosures = EnclosureJSON.encode(card.enclosures)
             entries.append(Entry(card: card, key: key, enclosuresJSON: enclosures,
                                  hash: ContentHash.of(card, enclosuresJSON: enclosures),

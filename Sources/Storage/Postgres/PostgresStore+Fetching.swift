@@ -11,7 +11,8 @@ extension PostgresStore: FetchStateStore {
     @discardableResult
     public func saveFetch(sourceID: SourceID, feed: FeedInfo, prepared: PreparedCards,
                           validators: CacheValidators, now: Timestamp, nextDue: Timestamp?, skipped: Int = 0) throws -> SaveSummary {
-        try connection.transaction("saving a fetch of source \(sourceID)") {
+        let feed = StoredBounds.feed(feed)  // its title is the source order's key
+        return try connection.transaction("saving a fetch of source \(sourceID)") {
             let updated = try connection.execute("""
                 UPDATE sources SET
                     etag = $2, last_modified = $3, feed_title = $4, feed_link = $5,

@@ -17,7 +17,7 @@ extension PostgresStore {
                     $20, $21, $22, $23, $24, $25, $26, $27)
             RETURNING id
             """, [.text(c.url), SQLValue(source.fetchURL), SQLValue(c.name), .text(c.kind.rawValue), .text(TagList.encode(c.tags)),
-                  SQLValue(source.validators.etag), SQLValue(source.validators.lastModified), SQLValue(source.feed.title),
+                  SQLValue(source.validators.etag), SQLValue(source.validators.lastModified), SQLValue(StoredBounds.title(source.feed.title)),
                   SQLValue(source.feed.link), SQLValue(source.feed.description), SQLValue(source.feed.image),
                   SQLValue(source.feed.refreshHintSeconds), SQLValue(source.lastAttemptAt), SQLValue(source.lastSuccessAt),
                   SQLValue(source.itemsSeenAt), SQLValue(source.lastError), .integer(Int64(source.consecutiveFailures)),
@@ -42,7 +42,7 @@ extension PostgresStore {
                                        author, kind, enclosures, content_hash, first_seen_at, changed_at, last_seen_at,
                                        is_read, sort_date)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::boolean, $18)
-                    """, [SQLValue(sourceID), .text(stored.key.rawValue), SQLValue(card.id), SQLValue(card.title),
+                    """, [SQLValue(sourceID), .text(StoredBounds.key(stored.key).rawValue), SQLValue(card.id), SQLValue(StoredBounds.title(card.title)),
                           SQLValue(card.descriptionText), SQLValue(card.link), SQLValue(card.image), SQLValue(card.published),
                           SQLValue(card.updated), SQLValue(card.author), .text(card.kind.rawValue), .text(enclosures),
                           .text(ContentHash.of(card, enclosuresJSON: enclosures)), SQLValue(stored.firstSeenAt),
@@ -50,7 +50,7 @@ extension PostgresStore {
                           SQLValue(stored.sortDate)],
                     context: "copying a card of source \(sourceID)")
             }
-            try indexCards(sourceID: sourceID, keys: cards.map(\.key.rawValue))
+            try indexCards(sourceID: sourceID, keys: cards.map { StoredBounds.key($0.key).rawValue })
         }
     }
 }
