@@ -166,7 +166,13 @@ final class CardReadingContractTests: TwoBackendsTestCase {
             XCTAssertEqual(try store.saveFetch(sourceID: id, feed: FeedInfo(), cards: cards, keys: keys, validators: CacheValidators(),
                                                now: t(1), nextDue: nil).new, texts.count)
             let read = try store.cards(CardQuery(), order: .oldest)
-            XCTAssertEqual(read.map(\.card), cards, "\(type(of: store))")
+            // Titles as both stores keep them (`StoredBounds`: the 100 KB one cut to 1,000 bytes).
+            let kept = cards.map { card in
+                var card = card
+                card.title = StoredBounds.title(card.title)
+                return card
+            }
+            XCTAssertEqual(read.map(\.card), kept, "\(type(of: store))")
             XCTAssertEqual(read.map(\.key), keys)
             // Saved again unchanged: the hashes of what was read back equal those of what was sent.
             XCTAssertEqual(try store.saveFetch(sourceID: id, feed: FeedInfo(), cards: read.map(\.card), keys: keys,
