@@ -10,22 +10,8 @@ import XCTest
 /// saved into a SQLite file and a PostgreSQL database, the site written from each, compared
 /// after a cold write, a rerun with nothing new, new cards, an edit, a read mark and
 /// retention; and with hostile text in every field (issue 22).
-final class DigestOnBothBackendsTests: XCTestCase {
+final class DigestOnBothBackendsTests: PostgresServerTestCase {
     typealias Store = any UpdateStore & DigestStore & CardReadingStore & CardRetentionStore
-
-    /// One server for the class (about a second to start), a database per test.
-    nonisolated(unsafe) private static var server: Result<PostgresServer, Error>?
-
-    override class func setUp() {
-        super.setUp()
-        server = Result { try PostgresServer() }
-    }
-
-    override class func tearDown() {
-        if case .success(let server)? = server { server.stop() }
-        server = nil
-        super.tearDown()
-    }
 
     var directory: TemporaryDirectory!
     var sqlite: FeedStore!
@@ -41,13 +27,7 @@ final class DigestOnBothBackendsTests: XCTestCase {
     }
 
     override func setUpWithError() throws {
-        let database: String
-        switch Self.server {
-        case .success(let server)?: database = try server.makeDatabase()
-        case .failure(PostgresServer.Failure.notInstalled(let message))? where !PostgresServer.isRoot: throw XCTSkip(message)
-        case .failure(let error)?: throw error
-        case nil: throw PostgresServer.Failure.failed(step: "class set-up", output: "no server")
-        }
+        let database = try server().makeDatabase()
         directory = TemporaryDirectory("feeds-digest-both")
         sqlite = try FeedStore(path: directory.file("feeds.db").path)
         postgres = try PostgresStore(address: database)

@@ -12,33 +12,23 @@ import XCTest
 /// while downloading, least recently used images out first, left-out images remembered,
 /// back-off, revalidation, prune.
 final class CacheOnPostgresTests: ImageCacheTestCase {
-    nonisolated(unsafe) private static var server: Result<PostgresServer, Error>?
     private var postgres: PostgresStore!
     private var postgresCache: ImageCache!
     private var caches: [ImageCache] { [cache, postgresCache] }
 
     override class func setUp() {
         super.setUp()
-        server = Result { try PostgresServer() }
+        ClassServers.start(for: self)
     }
 
     override class func tearDown() {
-        if case .success(let server)? = server { server.stop() }
-        server = nil
+        ClassServers.stop(for: self)
         super.tearDown()
     }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let server: PostgresServer
-        switch Self.server {
-        case .success(let s)?: server = s
-        // Only a person's own machine without the package; under root (`make test`, CI) the
-        // Makefile installed it, so its absence is a failure.
-        case .failure(PostgresServer.Failure.notInstalled(let message))? where !PostgresServer.isRoot: throw XCTSkip(message)
-        case .failure(let error)?: throw error
-        case nil: throw PostgresServer.Failure.failed(step: "class set-up", output: "no server")
-        }
+        let server = try ClassServers.server(for: Self.self)
         postgres = try PostgresStore(address: try server.makeDatabase())
         postgresCache = ImageCache(directory: directory.path + "/pg-images", store: postgres)
     }

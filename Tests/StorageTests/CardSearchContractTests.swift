@@ -257,7 +257,7 @@ final class CardSearchContractTests: TwoBackendsTestCase {
         XCTAssertEqual(try rows.int(0, 0), 0, "the removed cards' search rows went with them")
 
         try fill(seed: 4)
-        let copy = try PostgresStore(address: try server.makeDatabase())
+        let copy = try PostgresStore(address: try server().makeDatabase())
         _ = try StoreCopy.copy(from: sqlite, to: copy)
         for text in ["news", "\"heat pump\"", "cafe", "author:ann", "pum* NOT tea"] {
             XCTAssertEqual(comparable(try copy.search(text, query: CardQuery(), order: .title)),

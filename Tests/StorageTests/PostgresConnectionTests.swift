@@ -39,7 +39,7 @@ final class PostgresConnectionTests: PostgresTestCase {
     }
 
     func testAMissingDatabaseIsNamed() throws {
-        let url = try server.url(database: "no_such_database")
+        let url = try server().url(database: "no_such_database")
         XCTAssertThrowsError(try PGConnection(address: url)) { error in
             XCTAssertTrue(error.localizedDescription.contains("no_such_database"), error.localizedDescription)
             XCTAssertTrue(error.localizedDescription.contains("does not exist"), error.localizedDescription)
