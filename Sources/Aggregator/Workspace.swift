@@ -27,8 +27,8 @@ public final class Workspace {
         if let postgres { return postgres }
         return sqlite!  // init opens one of the two
     }
-    /// The SQLite store, for the commands that work on it only so far (the image
-    /// cache): `WorkspaceError.needsSQLite` on PostgreSQL.
+    /// The SQLite store, when the workspace opened one (the image cache's records on SQLite, and
+    /// tests that look into the home's database): `WorkspaceError.needsSQLite` on PostgreSQL.
     public var store: FeedStore {
         get throws {
             guard let sqlite else { throw WorkspaceError.needsSQLite(server: postgres?.server ?? "PostgreSQL") }
@@ -127,7 +127,7 @@ public enum WorkspaceError: Error, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .needsSQLite(let server):
-            return "this command does not work on PostgreSQL yet (\(server)); run it on a home's SQLite database (without --database or FEEDS_DATABASE)"
+            return "this needs the home's SQLite database, not PostgreSQL (\(server)); run it without --database or FEEDS_DATABASE"
         }
     }
 }
