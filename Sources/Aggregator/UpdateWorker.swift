@@ -64,7 +64,8 @@ public struct UpdateWorker {
         store.fence = name
         defer {
             store.fence = nil
-            try? store.releaseLeases(worker: name, sources: nil)
+            // A failure here leaves them to their deadline, which gives them to another worker.
+            _ = try? store.releaseLeases(worker: name, sources: nil)
         }
         var runner = runner
         runner.sharedHosts = SharedHosts(state: store, worker: name,
