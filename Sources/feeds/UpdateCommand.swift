@@ -86,9 +86,7 @@ enum UpdateCommand: Command {
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
         if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
-        var runner = UpdateRunner(limits: limits)
-        runner.isolation = isolation(args, global: global, limits: limits)
-        runner.whileReading = testTrap
+        let runner = updateRunner(args, global: global, limits: limits)
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
         let interactive = Terminal.stdoutIsTTY
         let verbose = args.flag("--verbose") || args.flag("-v") || interactive
@@ -112,6 +110,14 @@ enum UpdateCommand: Command {
         return summary.failed > 0 || !workspace.problems.isEmpty ? .someFailed : .ok
     }
 
+    /// The runner both a run and a worker use: the limits, crash isolation and the test trap.
+    static func updateRunner(_ args: Arguments, global: GlobalOptions, limits: FetchLimits) -> UpdateRunner {
+        var runner = UpdateRunner(limits: limits)
+        runner.isolation = isolation(args, global: global, limits: limits)
+        runner.whileReading = testTrap
+        return runner
+    }
+
     /// `--worker` (or an update of the due sources on PostgreSQL): batches leased, updated and
     /// given back until SIGTERM, SIGINT or, with `exitWhenIdle`, no source is due.
     static func runWorker(_ args: Arguments, global: GlobalOptions, limits: FetchLimits, exitWhenIdle: Bool) throws -> ExitStatus {
@@ -126,9 +132,7 @@ enum UpdateCommand: Command {
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
         if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
-        var runner = UpdateRunner(limits: limits)
-        runner.isolation = isolation(args, global: global, limits: limits)
-        runner.whileReading = testTrap
+        let runner = updateRunner(args, global: global, limits: limits)
         let verbose = args.flag("--verbose") || args.flag("-v") || Terminal.stdoutIsTTY
         var worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
                                   leaseSeconds: UpdateWorker.leaseSeconds(batch: batch, limits: limits),

@@ -45,19 +45,9 @@ final class HTMLOnPostgresTests: PostgresCLITestCase {
         return (sqlite, postgres)
     }
 
-    private func contents(_ folder: String) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        for path in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
-                out[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
-            }
-        }
-        return out
-    }
 
     private func assertSameSites(_ a: String, _ b: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let left = try contents(a), right = try contents(b)
+        let left = try folderContents(a), right = try folderContents(b)
         XCTAssertGreaterThan(left.count, 10, label, file: file, line: line)
         XCTAssertEqual(Set(left.keys), Set(right.keys), label, file: file, line: line)
         for (path, data) in left.sorted(by: { $0.key < $1.key }) where right[path] != data && path != ".feeds-pages" {

@@ -72,7 +72,7 @@ final class DigestOnBothBackendsTests: PostgresServerTestCase {
 
     /// Every file of the two sites (the site's own hidden lists too), byte for byte.
     func assertSameSites(file: StaticString = #filePath, line: UInt = #line) throws {
-        let a = try contents(directory.path + "/sqlite"), b = try contents(directory.path + "/postgres")
+        let a = try folderContents(directory.path + "/sqlite"), b = try folderContents(directory.path + "/postgres")
         XCTAssertGreaterThan(a.count, 5, file: file, line: line)
         XCTAssertEqual(Set(a.keys), Set(b.keys), file: file, line: line)
         for (path, data) in a.sorted(by: { $0.key < $1.key }) where b[path] != data {
@@ -82,16 +82,6 @@ final class DigestOnBothBackendsTests: PostgresServerTestCase {
         XCTAssertNotNil(a[".feeds-pages"], "no page manifest", file: file, line: line)
     }
 
-    func contents(_ folder: String) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        for path in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
-                out[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
-            }
-        }
-        return out
-    }
 
     static func isCardPage(_ path: String) -> Bool {
         !path.hasSuffix("/index.html") && (path.hasPrefix("archive/") || path.hasPrefix("sources/") || path.hasPrefix("tags/"))

@@ -39,17 +39,9 @@ final class IncrementalPagesTests: DigestTestCase {
         try XCTUnwrap(try store.cards(CardQuery(), order: .newest).first { $0.card.id == key }?.id)
     }
 
-    /// Every file of `folder`, by relative path.
+    /// Every file of `folder`, by relative path, less the site's own lists (dot files).
     func contents(_ folder: String) throws -> [String: Data] {
-        let paths = (FileManager.default.enumerator(atPath: folder)!.allObjects as! [String])
-        var out: [String: Data] = [:]
-        for path in paths where !path.hasPrefix(".") {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
-                out[path] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + path))
-            }
-        }
-        return out
+        try folderContents(folder).filter { !$0.key.hasPrefix(".") }
     }
 
     static func isCardPage(_ path: String) -> Bool {
