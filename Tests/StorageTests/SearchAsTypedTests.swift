@@ -142,4 +142,35 @@ final class SearchFoldingPassThroughTests: XCTestCase {
         XCTAssertEqual(SearchFolding.fold("Привет, 東京。 Café – “quoted”"), "Привет, 東京。 Café – “quoted”")
         XCTAssertEqual(SearchFolding.fold("Fußball ﬁnal ＦＵＬＬ ẞ ı"), "Fussball final FULL ss i")
     }
+
+    /// The folding reads scalars straight from the text's UTF-8 bytes; it must fold as the
+    /// rule says, scalar by scalar: each one that passes as itself, full-width ASCII as ASCII,
+    /// any other in full. Generated texts mix every length of UTF-8 sequence (1 to 4 bytes),
+    /// passing and folded characters, at the start, the end and side by side.
+    func testFoldingFromBytesAgreesWithTheRuleScalarByScalar() {
+        func reference(_ text: String) -> String {
+            var out = ""
+            for c in text.unicodeScalars {
+                if SearchFolding.passesThrough(c.value) { out.unicodeScalars.append(c) }
+                else if (0xFF01...0xFF5E).contains(c.value) { out.unicodeScalars.append(Unicode.Scalar(c.value - 0xFEE0)!) }
+                else { out += SearchFolding.full(c) }
+            }
+            return out
+        }
+        let pool: [UInt32] = [0x41, 0x7A, 0x20, 0x0A, 0xE9, 0xDF, 0x130, 0x131, 0x17F, 0x1C5, 0x3C2, 0x416, 0x5D0, 0x675,
+                              0x1E9E, 0x2026, 0x202F, 0x3042, 0x4E2D, 0xAC00, 0xFB01, 0xFF26, 0xFF5E, 0xFF5F, 0x10400,
+                              0x1D400, 0x1E900, 0x1F600, 0x10FFFF]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...24, using: &generator) {
+                // Mostly the pool, sometimes any scalar at all.
+                let v = Bool.random(using: &generator) || Bool.random(using: &generator)
+                    ? pool.randomElement(using: &generator)! : UInt32.random(in: 0...0x10FFFF, using: &generator)
+                if let c = Unicode.Scalar(v) { text.append(c) }
+            }
+            let s = String(text)
+            XCTAssertEqual(SearchFolding.fold(s), reference(s), s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+        }
+    }
 }
