@@ -65,7 +65,9 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// The ORDER BY clause for a listing of `cards c JOIN sources s`. Each matches an index of
-    /// migration 2 term for term; change one, change the other (SortOrderTests checks the plans).
+    /// migration 2 term for term (`oldest`: `cards_by_date` read backwards, one `undated` value
+    /// at a time, see `FeedStore.oldestListing`); change one, change the other (SortOrderTests
+    /// and BigListingPlanTests check the plans).
     var orderBy: String {
         keyTerms.map { $0.descending ? $0.expression + " DESC" : $0.expression }.joined(separator: ", ")
     }
@@ -83,6 +85,12 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static let newestTerms = [("c.undated", false), ("c.sort_date", true), ("c.id", true)]
+
+    /// The terms of `keyTerms` whose value is 0 or 1, never NULL (a condition's truth), that a
+    /// window's ranges compare by equality (`FeedStore.keyRanges`): `undated`, the first column
+    /// of `cards_by_date`, which `oldest` reads backwards one value at a time. (Not `title_key
+    /// IS NULL`: an equality on that expression made SQLite sort the range.)
+    static let twoValued: Set<String> = ["c.undated"]
 
     static let newestOrderBy = "c.undated, c.sort_date DESC, c.id DESC"
 }

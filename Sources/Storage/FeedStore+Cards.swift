@@ -295,6 +295,8 @@ extension FeedStore {
         if sortingKeys, search == nil, !limitClause.isEmpty, order != .source, !whereClause.isEmpty {
             // The conditions and the order's terms are on the cards alone (`order` is not source).
             whereClause = "WHERE c.id IN (SELECT c.id FROM cards c \(whereClause) ORDER BY \(orderBy)\(limitClause))"
+        } else if order == .oldest {
+            return (oldestListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause), values)
         }
         let sql = """
             SELECT \(columns)
@@ -303,6 +305,23 @@ extension FeedStore {
             ORDER BY \(orderBy)\(limitClause)
             """
         return (sql, values)
+    }
+
+    /// The `oldest` listing as two walks of `cards_by_date` read backwards, the dated cards'
+    /// (`undated = 0`) then the undated ones', merged by SQLite (a compound SELECT ordered by
+    /// its key: MERGE (UNION ALL), no sort): one backwards walk of that index would list the
+    /// undated cards first, and migration 13 dropped `cards_oldest`, its reverse, so that a new
+    /// card enters one index ordered by date fewer. The key's columns come after `columns`
+    /// (the readers of a listing read its first columns only); the conditions' parameters are
+    /// numbered, so both walks use the same values.
+    static func oldestListing(columns: String, from: String, whereClause: String, limitClause: String) -> String {
+        let key = CardOrder.oldest.keyTerms.enumerated().map { "\($0.element.expression) AS oldest_k\($0.offset)" }
+        let walks = [0, 1].map { undated in
+            "SELECT \(columns), \(key.joined(separator: ", ")) FROM \(from) "
+                + "\(whereClause.isEmpty ? "WHERE" : whereClause + " AND") c.undated = \(undated)"
+        }
+        let orderBy = key.indices.map { "oldest_k\($0)" }.joined(separator: ", ")
+        return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy)\(limitClause)"
     }
 
     /// Every card, grouped by the UTC day of its sort date, newest day first; within a day in

@@ -134,13 +134,19 @@ extension FeedStore {
     /// The cards `c` before (else after) card `k` in `order`, as disjoint ranges of the key,
     /// one per term: the terms before it equal (`IS`: NULL equals NULL), that term smaller
     /// (larger). Together: the key smaller (larger), term by term.
+    /// A term of `CardOrder.twoValued` (0 or 1) is compared by equality: `c.undated > k.k0` is
+    /// `c.undated = 1 AND k.k0 = 0`, so that the range is one value of the index's first column
+    /// and the rest of the key can come from a backwards walk (`oldest` on `cards_by_date`).
     private static func keyRanges(_ order: CardOrder, before: Bool) -> [(condition: String, term: Int)] {
         let terms = order.keyTerms
         return terms.indices.map { i in
             // In parentheses: `title_key IS NULL < k` would compare title_key with `NULL < k`.
             let equal = (0..<i).map { "(\(terms[$0].expression)) IS k.k\($0)" }
             let smaller = terms[i].descending != before
-            return ("(" + (equal + ["(\(terms[i].expression)) \(smaller ? "<" : ">") k.k\(i)"]).joined(separator: " AND ") + ")", i)
+            let beyond = CardOrder.twoValued.contains(terms[i].expression)
+                ? "(\(terms[i].expression)) = \(smaller ? 0 : 1) AND k.k\(i) = \(smaller ? 1 : 0)"
+                : "(\(terms[i].expression)) \(smaller ? "<" : ">") k.k\(i)"
+            return ("(" + (equal + [beyond]).joined(separator: " AND ") + ")", i)
         }
     }
 

@@ -55,6 +55,36 @@ final class BigListingPlanTests: StoreTestCase {
         }
     }
 
+    /// Migration 13 dropped `cards_oldest` and `cards_newest` (a new card entered ten indexes,
+    /// each on a page of its own): `oldest` is two walks of `cards_by_date` read backwards, the
+    /// dated cards then the undated ones, merged without a sort; a range of dates is a range of
+    /// `cards_stamps`; the images never fetched merge the dated and undated walks newest first.
+    func testTheIndexesMigration13DroppedAreReplacedByWalksOfTheOthers() throws {
+        let indexes = try store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cards'")
+            .query { $0.string(0) ?? "" }
+        XCTAssertFalse(indexes.contains("cards_oldest"), "\(indexes)")
+        XCTAssertFalse(indexes.contains("cards_newest"), "\(indexes)")
+        XCTAssertTrue(indexes.contains("cards_by_date"), "\(indexes)")
+        for (query, walking) in [(CardQuery(limit: 50), false), (CardQuery(unreadOnly: true, limit: 50), false),
+                                 (CardQuery(since: t(2), limit: 50), false), (CardQuery(tag: "world", limit: 50), true),
+                                 (CardQuery(sourceID: news, limit: 50), true), (CardQuery(), false)] {
+            let listing = FeedStore.listing(try store.resolvingTag(query), order: .oldest, walkingOrderIndex: walking)
+            let text = try plan(listing.sql, listing.values)
+            XCTAssertTrue(text.contains("MERGE (UNION ALL)"), "\(query):\n\(text)")
+            XCTAssertFalse(text.contains("TEMP B-TREE"), "\(query):\n\(text)")
+            XCTAssertTrue(text.contains("cards_by_date") || text.contains("cards_unread_by_date"), "\(query):\n\(text)")
+        }
+        // A range of dates: a range of cards_stamps (sort_date first), not a scan of every card.
+        for sql in ["SELECT count(*) FROM cards c WHERE c.sort_date >= ?1",
+                    "UPDATE cards SET is_read = 1 WHERE is_read <> 1 AND sort_date < ?1"] {
+            let text = try plan(sql, [SQLValue(t(2))])
+            XCTAssertTrue(text.contains("SEARCH") && text.contains("cards_stamps (sort_date"), "\(sql):\n\(text)")
+        }
+        let images = try plan(FeedStore.imagesNeverFetchedSQL, [.integer(10)])
+        XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_by_date"), images)
+        XCTAssertFalse(images.contains("TEMP B-TREE"), images)
+    }
+
     /// Walking the order's index, and sorting the keys alone, list exactly the cards, in the
     /// order, that reading the sources' cards and sorting them lists.
     func testWalkingTheOrdersIndexListsWhatSortingLists() throws {

@@ -190,8 +190,10 @@ final class SortOrderTests: StoreTestCase {
 
     func testEveryOrderIsAnIndexScan() throws {
         try seed()
-        let queries = [CardQuery(), CardQuery(limit: 50), CardQuery(unreadOnly: true), CardQuery(tag: "news"),
-                       CardQuery(since: t(2))]
+        // (No tag: these sources have none, and a tag of no source plans a loop it never runs.
+        // A tag's cards are sorted when few and walked by the order's index when many:
+        // BigListingPlanTests.)
+        let queries = [CardQuery(), CardQuery(limit: 50), CardQuery(unreadOnly: true), CardQuery(since: t(2))]
         for order in CardOrder.all {
             for query in queries {
                 let text = try plan(query, order)
