@@ -71,8 +71,14 @@ public final class Workspace {
 
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
-        let stored = Dictionary(try updateStore.sourceConfigurations().map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-        try updateStore.upsertSources(entries.map(\.configuration).filter { stored[$0.url] != $0 }, now: now)
+        let stored = try updateStore.sourceConfigurations()
+        let paired = SourcePairing.match(entries, stored, entryURL: \.url, storedURL: \.url)
+        var changed: [SourceConfiguration] = []
+        for (entry, index) in zip(entries, paired) {
+            let configuration = entry.configuration
+            if index.map({ stored[$0] }) != configuration { changed.append(configuration) }
+        }
+        try updateStore.upsertSources(changed, now: now)
     }
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
@@ -97,18 +103,21 @@ public final class Workspace {
         // the right size: with 5,000 sources, copying them into a dictionary and growing the
         // result cost a fifth of `feeds sources`.
         let stored = try updateStore.sources(counting: counting)
-        var byURL: [String: Int] = [:]
-        byURL.reserveCapacity(stored.count)
-        for (index, source) in stored.enumerated() where byURL[source.configuration.url] == nil {
-            byURL[source.configuration.url] = index
-        }
         var listed: [(entry: SourceEntry, stored: StoredSource)] = []
         listed.reserveCapacity(entries.count)
-        for entry in entries {
-            if let index = byURL[entry.url] { listed.append((entry, stored[index])) }
+        var inFile = [Bool](repeating: false, count: stored.count)
+        for (entry, index) in zip(entries, SourcePairing.match(entries, stored, entryURL: \.url, storedURL: \.configuration.url)) {
+            guard let index else { continue }
+            listed.append((entry, stored[index]))
+            inFile[index] = true
         }
-        let inFile = Set(entries.map(\.url) + problems.compactMap(\.identity))
-        return (listed, stored.filter { !inFile.contains($0.configuration.url) })
+        // A line that does not read still names its source (few lines: a small set).
+        let unread = Set(problems.compactMap(\.identity))
+        var orphans: [StoredSource] = []
+        for (index, source) in stored.enumerated() where !inFile[index] && !unread.contains(source.configuration.url) {
+            orphans.append(source)
+        }
+        return (listed, orphans)
     }
 
     /// The entries `query` names: a URL exactly, else a display name ignoring case.
