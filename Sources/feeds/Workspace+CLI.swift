@@ -35,8 +35,6 @@ enum Terminal {
     /// `2026-11-29 17:42`, UTC.
     static func time(_ t: Timestamp?) -> String {
         guard let t else { return "-" }
-        let c = t.components
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(c.year)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+        return t.minuteText
     }
 }
