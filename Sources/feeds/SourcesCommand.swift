@@ -23,6 +23,7 @@ enum SourcesCommand: Command {
     static let spec = Arguments.Spec(valued: ["--cards", "--tag"], flags: ["--json"])
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
+        ProcessMemory.tuneForShortListing()
         let workspace = try global.workspace()
         let (listed, orphans) = try workspace.sourcesAndOrphans()
         var sources = listed
