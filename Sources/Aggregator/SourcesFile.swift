@@ -170,21 +170,26 @@ public enum SourcesFile {
         // Characters, "\r\n" is one Character that is not "\n", and a file saved with CRLF line
         // ends would read as one long line. Bytes, not unicode scalars: building each line
         // scalar by scalar was half of the start-up of every command with 5,000 sources.
-        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
-        // The entries' array at its size at once: growing it copied every entry (a few hundred
-        // bytes each) again and again with 5,000 lines.
-        result.entries.reserveCapacity(lines.count)
-        seen.reserveCapacity(lines.count)
-        for (index, rawBytes) in lines.enumerated() {
-            let raw = String(decoding: rawBytes, as: UTF8.self)
-            do {
-                if let entry = try readLine(index + 1, raw, path: path, seen: &seen, globalRules: &globalRules) {
-                    result.entries.append(entry)
+        // In the text's contiguous bytes: splitting its UTF8View (an index walk) was 3 % of
+        // `feeds sources` with 5,000 lines.
+        var text = text
+        text.withUTF8 { bytes in
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            // The entries' array at its size at once: growing it copied every entry (a few
+            // hundred bytes each) again and again with 5,000 lines.
+            result.entries.reserveCapacity(lines.count)
+            seen.reserveCapacity(lines.count)
+            for (index, rawBytes) in lines.enumerated() {
+                let raw = String(decoding: rawBytes, as: UTF8.self)
+                do {
+                    if let entry = try readLine(index + 1, raw, path: path, seen: &seen, globalRules: &globalRules) {
+                        result.entries.append(entry)
+                    }
+                } catch let error as AggregatorError {
+                    result.problems.append(SourcesListing.Problem(error: error, identity: identity(ofLine: raw)))
+                } catch {
+                    result.problems.append(SourcesListing.Problem(error: .sourcesFile(path: path, line: index + 1, reason: "\(error)"), identity: nil))
                 }
-            } catch let error as AggregatorError {
-                result.problems.append(SourcesListing.Problem(error: error, identity: identity(ofLine: raw)))
-            } catch {
-                result.problems.append(SourcesListing.Problem(error: .sourcesFile(path: path, line: index + 1, reason: "\(error)"), identity: nil))
             }
         }
         // A `global` line's rules go to every feed, whichever lines come before it.

@@ -24,9 +24,9 @@ enum SourcesCommand: Command {
 
     static func run(_ args: Arguments, global: GlobalOptions) throws -> ExitStatus {
         ProcessMemory.tuneForShortListing()
-        let workspace = try global.workspace()
-        // By index: no copy of 5,000 stored sources into pairs (see `PairedSources`).
-        let paired = try workspace.pairedSources()
+        // By index: no copy of 5,000 stored sources into pairs (see `PairedSources`); read once
+        // for both the sync and the listing.
+        let (workspace, paired) = try global.listingWorkspace()
         let orphans = paired.orphans.map { paired.stored[$0] }
         var sources = paired.listed
         if let tag = args.value("--tag") { sources = sources.filter { TagMatch.matches(paired.entries[$0.entry].tags, tag) } }

@@ -35,8 +35,9 @@ final class SourcePairingTests: XCTestCase {
     }
 
     /// A file edited by hand after the sources were stored: lines moved, one renamed, one
-    /// deleted, one added, one broken. The workspace lists the file's order with each line's own stored
-    /// source, stores the renamed and the new line, and the deleted line's source is an orphan.
+    /// deleted, one added, one broken. `openListing` and the workspace list the file's order
+    /// with each line's own stored source, store the renamed and the new line, and the deleted
+    /// line's source is an orphan.
     func testAFileEditedByHandListsSyncsAndFindsOrphans() throws {
         let home = TemporaryDirectory()
         let paths = try FeedsPaths.resolve(home: home.path, environment: [:])
@@ -55,7 +56,23 @@ final class SourcePairingTests: XCTestCase {
         lines[lines.firstIndex { $0.hasPrefix(urls[6] + " ") }!] = urls[6] + " every=never"
         try (lines.joined(separator: "\n") + "\n").write(toFile: paths.sourcesFile, atomically: true, encoding: .utf8)
 
-        let workspace = try Workspace(paths: paths, now: Timestamp(secondsSince1970: 1_800_000_100))
+        // `feeds sources` opens with `openListing`: the sync from the one read, which here has
+        // something to write (the renamed and the new line), so the sources are read again.
+        let (opened, paired) = try Workspace.openListing(paths: paths, now: Timestamp(secondsSince1970: 1_800_000_100))
+        XCTAssertEqual(paired.listed.map { paired.entries[$0.entry].url }, lines.filter { !$0.contains("never") }.map { String($0.prefix { $0 != " " }) })
+        for pair in paired.listed {
+            XCTAssertEqual(paired.stored[pair.stored].configuration, paired.entries[pair.entry].configuration, "synced before listed")
+        }
+        XCTAssertEqual(paired.orphans.map { paired.stored[$0].configuration.url }, [urls[5]])
+        // Nothing to write now: the one read is the listing, the same as a second read gives.
+        let (_, again) = try Workspace.openListing(paths: paths, now: Timestamp(secondsSince1970: 1_800_000_200))
+        let reread = try opened.pairedSources()
+        XCTAssertEqual(again.stored, reread.stored)
+        XCTAssertEqual(again.listed.map(\.entry), reread.listed.map(\.entry))
+        XCTAssertEqual(again.listed.map(\.stored), reread.listed.map(\.stored))
+        XCTAssertEqual(again.orphans, reread.orphans)
+
+        let workspace = try Workspace(paths: paths, now: Timestamp(secondsSince1970: 1_800_000_300))
         let (listed, orphans) = try workspace.sourcesAndOrphans()
         let expected = lines.filter { !$0.contains("never") }.map { String($0.prefix { $0 != " " }) }
         XCTAssertEqual(listed.map(\.entry.url), expected)
