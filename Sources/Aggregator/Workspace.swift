@@ -103,8 +103,8 @@ public final class Workspace {
     private func changedConfigurations(_ matched: [Int?], stored: (Int) -> SourceConfiguration) -> [SourceConfiguration] {
         var changed: [SourceConfiguration] = []
         for (entry, index) in zip(entries, matched) {
-            let configuration = entry.configuration
-            if index.map(stored) != configuration { changed.append(configuration) }
+            if let index, entry.hasConfiguration(stored(index)) { continue }
+            changed.append(entry.configuration)
         }
         return changed
     }
@@ -191,5 +191,12 @@ public enum WorkspaceError: Error, LocalizedError {
 extension SourceEntry {
     var configuration: SourceConfiguration {
         SourceConfiguration(url: url, name: name, kind: search == nil ? .feed : .search, tags: tags, keepDays: keepDays, keepCount: keepCount)
+    }
+
+    /// `configuration == stored`, field by field without making the configuration (5,000 of
+    /// them, their strings retained and released, were 2 % of `feeds sources`).
+    func hasConfiguration(_ stored: SourceConfiguration) -> Bool {
+        stored.url == url && stored.name == name && stored.kind == (search == nil ? .feed : .search) && stored.tags == tags
+            && stored.keepDays == keepDays && stored.keepCount == keepCount
     }
 }

@@ -1,5 +1,6 @@
 @testable import Aggregator
 import FeedModel
+import Storage
 import Foundation
 import TestSupport
 import XCTest
@@ -82,5 +83,26 @@ final class SourcePairingTests: XCTestCase {
         XCTAssertEqual(listed.first { $0.entry.url == urls[4] }?.stored.displayName, "Renamed")
         XCTAssertEqual(orphans.map(\.configuration.url), [urls[5]])
         XCTAssertEqual(try workspace.store.sources().count, 13, "12 stored, one new; the deleted line's kept")
+    }
+
+    /// `hasConfiguration` says what `configuration ==` says, field by field: every field of
+    /// SourceConfiguration is one it compares (a new field fails here until it does), and each
+    /// one differing alone is a difference.
+    func testHasConfigurationIsEquality() {
+        XCTAssertEqual(Mirror(reflecting: SourceConfiguration(url: "u")).children.compactMap(\.label),
+                       ["url", "name", "kind", "tags", "keepDays", "keepCount"])
+        var random = SplitMix64(seed: 2104)
+        for _ in 0..<5_000 {
+            func pick<T>(_ options: [T]) -> T { options.randomElement(using: &random)! }
+            var entry = SourceEntry(url: pick(["a", "b", "e\u{301}", "\u{E9}"]), name: pick([nil, "", "N", "n"]),
+                                    tags: pick([[], ["x"], ["x", "y"], ["y", "x"]]), keepDays: pick([nil, 0, 7]),
+                                    keepCount: pick([nil, 0, 200]))
+            if Bool.random(using: &random) { entry.search = SavedSearch(engine: .ddg, query: "q") }
+            let stored = SourceConfiguration(url: pick(["a", "b", "e\u{301}", "\u{E9}"]), name: pick([nil, "", "N", "n"]),
+                                             kind: pick([.feed, .search]), tags: pick([[], ["x"], ["x", "y"], ["y", "x"]]),
+                                             keepDays: pick([nil, 0, 7]), keepCount: pick([nil, 0, 200]))
+            XCTAssertEqual(entry.hasConfiguration(stored), entry.configuration == stored, "\(entry) \(stored)")
+            XCTAssertTrue(entry.hasConfiguration(entry.configuration))
+        }
     }
 }
