@@ -17,6 +17,17 @@ public enum ProcessMemory {
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 64 << 10)
         #endif
     }
+
+    /// For a command that reads everything once and exits (`feeds sources`): a block freed is
+    /// kept for the next one instead of unmapped, so the arrays of 5,000 sources built one
+    /// after the other (the file's, the store's, the listing's) reuse the same pages instead
+    /// of each faulting in new ones (3,700 page faults instead of 4,400 on a million cards).
+    /// Not for `update`, whose peak memory is a goal (`tuneForUpdate`).
+    public static func tuneForShortListing() {
+        #if os(Linux)
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20)  // glibc's largest on 64-bit
+        #endif
+    }
 }
 
 #if os(Linux)

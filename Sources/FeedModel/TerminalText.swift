@@ -67,6 +67,13 @@ public enum TerminalText {
     /// (U+0080-U+009F) C2 80-9F; U+061C D8 9C; U+200E, U+200F E2 80 8E-8F; U+2028-U+202E
     /// E2 80 A8-AE; U+2066-U+2069 E2 81 A6-A9.
     static func isClean(_ bytes: String.UTF8View, keepLines: Bool) -> Bool {
+        // In the string's contiguous bytes when it has them (every native string): walking the
+        // UTF8View's indices was 5 % of `feeds sources`.
+        if let clean = bytes.withContiguousStorageIfAvailable({ isClean(bytes: $0, keepLines: keepLines) }) { return clean }
+        return isClean(bytes: bytes, keepLines: keepLines)
+    }
+
+    static func isClean<Bytes: Collection<UInt8>>(bytes: Bytes, keepLines: Bool) -> Bool {
         var i = bytes.startIndex
         let end = bytes.endIndex
         func at(_ k: Int) -> UInt8? {

@@ -97,6 +97,28 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public var description: String { iso8601 }
+
+    /// `2026-11-29 17:42`, UTC, to the minute: the listings' time (`feeds sources` writes two a
+    /// source). A year outside 1000...9999 is written as it is (`999-01-01 00:00`, `-1-…`).
+    public var minuteText: String {
+        let c = components
+        guard (1000...9999).contains(c.year) else {
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(c.year)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+        }
+        // A four-digit year (every real date) as its 16 bytes: the same text as the
+        // interpolation above, without its seven small strings (5,000 sources, 10,000 times).
+        return String(unsafeUninitializedCapacity: 16) { out in
+            func digits(_ n: Int, _ at: Int, _ width: Int) {
+                var n = n
+                for i in stride(from: at + width - 1, through: at, by: -1) { out[i] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 }
+            }
+            digits(c.year, 0, 4); out[4] = UInt8(ascii: "-"); digits(c.month, 5, 2); out[7] = UInt8(ascii: "-")
+            digits(c.day, 8, 2); out[10] = UInt8(ascii: " "); digits(c.hour, 11, 2); out[13] = UInt8(ascii: ":")
+            digits(c.minute, 14, 2)
+            return 16
+        }
+    }
 }
 
 private func pad(_ n: Int, _ width: Int) -> String {

@@ -27,10 +27,13 @@ final class Statement {
     }
 
     /// Runs the statement with `values` bound and maps every result row.
-    func query<T>(_ values: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+    /// `reservingCapacity`: the rows expected, when known: an array of thousands of large
+    /// values grown by doubling copies them again and again into fresh pages.
+    func query<T>(_ values: [SQLValue] = [], reservingCapacity expected: Int = 0, _ map: (Row) throws -> T) throws -> [T] {
         try bind(values)
         defer { sqlite3_reset(handle) }
         var rows: [T] = []
+        rows.reserveCapacity(expected)
         while try step() { rows.append(try map(Row(handle: handle))) }
         return rows
     }

@@ -14,6 +14,18 @@ extension GlobalOptions {
     /// warnings for the commands that go on reading.
     func workspace(problems: ProblemReport = .warnings) throws -> Workspace {
         let workspace = try Workspace(paths: paths(), database: database, now: UpdateRunner.systemClock())
+        report(workspace, problems)
+        return workspace
+    }
+
+    /// `workspace()` and its paired sources, read once (`Workspace.openListing`).
+    func listingWorkspace(problems: ProblemReport = .warnings) throws -> (Workspace, PairedSources) {
+        let (workspace, paired) = try Workspace.openListing(paths: paths(), database: database, now: UpdateRunner.systemClock())
+        report(workspace, problems)
+        return (workspace, paired)
+    }
+
+    private func report(_ workspace: Workspace, _ problems: ProblemReport) {
         for problem in workspace.problems {
             let line = CLI.describe(problem.error) + " (this line is skipped until it is fixed)"
             switch problems {
@@ -22,7 +34,6 @@ extension GlobalOptions {
             case .silent: break
             }
         }
-        return workspace
     }
 
     enum ProblemReport { case warnings, errors, silent }
@@ -35,8 +46,6 @@ enum Terminal {
     /// `2026-11-29 17:42`, UTC.
     static func time(_ t: Timestamp?) -> String {
         guard let t else { return "-" }
-        let c = t.components
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(c.year)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute))"
+        return t.minuteText
     }
 }
