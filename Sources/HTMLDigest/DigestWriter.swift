@@ -51,6 +51,7 @@ public struct DigestWriter {
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
         let manifest = PageManifest(root: directory)
+        let excerptCache = ExcerptCache(root: directory)
         var cards = CardHTML(images: images, tags: model.tagsBySource)
         var pages = SitePages(model: model, options: options)
         let frame = frameStamp(model, images: images)
@@ -128,7 +129,8 @@ public struct DigestWriter {
         }
 
         cards.forgetTexts()
-        cards.prepareExcerpts(model.boundedCards)
+        // The latest pages are rendered on every run: their excerpts kept from the last.
+        cards.prepareExcerpts(model.boundedCards, cache: excerptCache)
         pages.places = places
         try files.write("index.html", pages.index(&cards))
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
@@ -207,6 +209,7 @@ public struct DigestWriter {
             try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
         }
         try files.writeOwn(PageManifest.fileName, Array(manifest.text().utf8))
+        try files.writeOwn(ExcerptCache.fileName, excerptCache.bytes())
         let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html", shownImages: cards.shownImages)
