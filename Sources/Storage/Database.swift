@@ -58,6 +58,7 @@ final class Database {
     /// rows) is never handed out twice, its twin is compiled.
     private var idle: [String: OpaquePointer] = [:]
     static let maxIdleStatements = 64
+    var idleStatements: Int { idle.count }
 
     /// A statement its `Statement` let go of: reset, its bindings cleared, and kept for the
     /// next `prepare` of the same text (or finalized, when one is kept already). When the pool
