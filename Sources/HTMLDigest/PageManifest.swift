@@ -99,6 +99,13 @@ struct PageStamp {
 
     mutating func add(_ value: Int) { add(String(value)) }
 
+    /// As the same text as a String.
+    mutating func add(_ value: Substring) {
+        var value = value
+        hash.add(byte: 0x1F)
+        value.withUTF8 { hash.add($0) }
+    }
+
     var text: String { hash.hex }
 }
 
