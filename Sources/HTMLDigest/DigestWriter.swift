@@ -75,7 +75,7 @@ public struct DigestWriter {
         // The archive first, one day at a time and one page of cards in memory: each card's
         // whole post is written there once, and the other pages link to it (`ArchivePlaces`).
         let archive = CardQuery(tag: options.tag)
-        let dayStamps = try model.store.cardStampsByDay(archive)
+        let dayStamps = try model.archiveDayStamps ?? model.store.cardStampsByDay(archive)
         let days = pages.days(dayStamps.map { ($0.day, $0.stamp.count) })
         let dayStampTexts = Dictionary(zip(days.map(\.name), dayStamps.map(\.stamp.text)), uniquingKeysWith: { a, _ in a })
         try files.write("archive/index.html", pages.archiveIndex(days))

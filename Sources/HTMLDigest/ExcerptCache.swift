@@ -94,21 +94,69 @@ final class ExcerptCache {
     /// big or of another format; a damaged line is left out.
     private static func read(_ path: String) -> [Int64: Entry] {
         guard let data = readRegularFile(path) else { return [:] }
-        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard let header = lines.first, header.elementsEqual(format.utf8) else { return [:] }
         var out: [Int64: Entry] = [:]
-        for line in lines.dropFirst() {
-            // No control character but the tabs between fields: the writer keeps no excerpt with one.
-            guard out.count < maxEntries, line.count <= maxExcerptBytes + 80, !line.contains(where: { $0 < 0x20 && $0 != 0x09 }) else { continue }
-            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-            guard fields.count == 4, fields[1].count == 16, fields[3].count == 16,
-                  let id = Int64(String(decoding: fields[0], as: UTF8.self)), id > 0,
-                  let input = UInt64(String(decoding: fields[1], as: UTF8.self), radix: 16),
-                  check(Array(line[line.startIndex..<fields[3].startIndex - 1])) == String(decoding: fields[3], as: UTF8.self),
-                  let text = String(validating: fields[2], as: UTF8.self) else { continue }
-            out[id] = Entry(input: input, text: text)
+        // Walked as bytes, each line once (31,000 lines, 15 MB: splitting into arrays and
+        // Strings per field was a twentieth of a rerun).
+        data.withUnsafeBufferPointer { bytes in
+            var start = 0
+            var first = true
+            while start < bytes.count, out.count < maxEntries {
+                var end = start
+                var tabs: [Int] = []
+                var clean = true
+                while end < bytes.count, bytes[end] != 0x0A {
+                    let b = bytes[end]
+                    if b == 0x09 { if tabs.count < 4 { tabs.append(end) } } else if b < 0x20 { clean = false }
+                    end += 1
+                }
+                defer { start = end + 1 }
+                if first {
+                    first = false
+                    guard UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual(format.utf8) else { return }
+                    continue
+                }
+                // No control character but the three tabs between fields: the writer keeps no
+                // excerpt with one.
+                guard clean, tabs.count == 3, end - start <= maxExcerptBytes + 80,
+                      tabs[1] - tabs[0] == 17, end - tabs[2] == 17,
+                      let id = decimal(bytes[start..<tabs[0]]), id > 0,
+                      let input = hex(bytes[(tabs[0] + 1)..<tabs[1]]),
+                      let check = hex(bytes[(tabs[2] + 1)..<end]) else { continue }
+                var hash = StableHash.Accumulator()
+                hash.add(UnsafeBufferPointer(rebasing: bytes[start..<tabs[2]]))
+                guard hash.value == check,
+                      let text = String(validating: UnsafeBufferPointer(rebasing: bytes[(tabs[1] + 1)..<tabs[2]]), as: UTF8.self) else { continue }
+                out[id] = Entry(input: input, text: text)
+            }
         }
         return out
+    }
+
+    /// Decimal digits only, at most 18 (no sign, no overflow).
+    private static func decimal(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for b in digits {
+            guard b >= 0x30, b <= 0x39 else { return nil }
+            value = value * 10 + Int64(b - 0x30)
+        }
+        return value
+    }
+
+    /// Exactly 16 lower-case hex digits, as `hex(_:)` writes them.
+    private static func hex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        guard digits.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for b in digits {
+            let digit: UInt8
+            switch b {
+            case 0x30...0x39: digit = b - 0x30
+            case 0x61...0x66: digit = b - 0x61 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
     }
 
     /// The bytes of a regular file (not a link, a device or a pipe) of at most `maxFileBytes`.

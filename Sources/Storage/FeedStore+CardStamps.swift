@@ -67,25 +67,41 @@ extension FeedStore {
     /// SQLite's subtraction turns to floating point) leaves it to SQLite's grouping, as before.
     public func cardStampsByDay(_ query: CardQuery = CardQuery()) throws -> [(day: Timestamp, stamp: CardStamp)] {
         let filter = Self.cardFilter(try resolvingTag(query))
-        var days: [Int64: CardStamp] = [:]
+        var days = StampSums()
         var integral = true
         try db.prepare(Self.dayEntriesSQL(filter.whereClause)).each(filter.values) { row in
             guard integral, row.isInteger(0) else {
                 integral = false
                 return
             }
-            let day = row.int64(0), id = row.int64(1), changed = row.int64(2), sortDate = row.int64(3)
-            var stamp = days[day] ?? CardStamp(changedMax: changed)
-            stamp.add(id: id, changed: changed, sortDate: sortDate)
-            days[day] = stamp
+            days.add(row.int64(0), id: row.int64(1), changed: row.int64(2), sortDate: row.int64(3))
         }
-        guard integral else {
-            return try db.prepare(Self.stampsByDaySQL(filter.whereClause)).query(filter.values) { row in
-                (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), Self.stamp(row, from: 1))
-            }
-        }
-        return days.sorted { $0.key > $1.key }.map { (Timestamp(secondsSince1970: $0.key.saturatingMultiply(86_400)), $0.value) }
+        return integral ? days.byDay : try groupedByDay(filter)
     }
+
+    private func groupedByDay(_ filter: CardFilter) throws -> [(day: Timestamp, stamp: CardStamp)] {
+        try db.prepare(Self.stampsByDaySQL(filter.whereClause)).query(filter.values) { row in
+            (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), Self.stamp(row, from: 1))
+        }
+    }
+
+    /// Both, from one walk of the index (each a walk of a million entries at a million cards).
+    public func cardStampsByDayAndSource() throws -> (byDay: [(day: Timestamp, stamp: CardStamp)], bySource: [SourceID: CardStamp]) {
+        var days = StampSums(), sources = StampSums()
+        var integral = true
+        try db.prepare(Self.bothEntriesSQL).each([]) { row in
+            let id = row.int64(2), changed = row.int64(3), sortDate = row.int64(4)
+            sources.add(row.int64(1), id: id, changed: changed, sortDate: sortDate)
+            guard integral, row.isInteger(0) else {
+                integral = false
+                return
+            }
+            days.add(row.int64(0), id: id, changed: changed, sortDate: sortDate)
+        }
+        return (integral ? days.byDay : try groupedByDay(CardFilter()), sources.bySource)
+    }
+
+    static let bothEntriesSQL = "SELECT \(dayOfSortDate), c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_stamps"
 
     /// The entries `cardStampsByDay` sums, each with its day, read from the index alone.
     static func dayEntriesSQL(_ whereClause: String) -> String {
@@ -97,13 +113,52 @@ extension FeedStore {
     /// entry first (the index leads with the date), a sixth of a `feeds html` rerun at a million
     /// cards. The same sums as `stampsBySourceSQL`'s.
     public func cardStampsBySource() throws -> [SourceID: CardStamp] {
-        var out: [Int64: CardStamp] = [:]
+        var sources = StampSums()
         try db.prepare(Self.stampEntriesSQL).each([]) { row in
-            let source = row.int64(0), id = row.int64(1), changed = row.int64(2), sortDate = row.int64(3)
-            var stamp = out[source] ?? CardStamp(changedMax: changed)
-            stamp.add(id: id, changed: changed, sortDate: sortDate)
-            out[source] = stamp
+            sources.add(row.int64(0), id: row.int64(1), changed: row.int64(2), sortDate: row.int64(3))
         }
-        return Dictionary(uniqueKeysWithValues: out.map { (SourceID(rawValue: $0.key), $0.value) })
+        return sources.bySource
+    }
+}
+
+/// Stamps summed by key (a day, a source): the entries come in the index's order, so runs of
+/// one key (a day) are summed apart and added to the table once a run ends.
+private struct StampSums {
+    private var table: [Int64: CardStamp] = [:]
+    private var key: Int64 = 0
+    private var run: CardStamp?
+
+    mutating func add(_ key: Int64, id: Int64, changed: Int64, sortDate: Int64) {
+        if run != nil && key != self.key { flush() }
+        if run == nil {
+            self.key = key
+            run = CardStamp(changedMax: changed)
+        }
+        run!.add(id: id, changed: changed, sortDate: sortDate)
+    }
+
+    private mutating func flush() {
+        guard let run else { return }
+        if let known = table[key] {
+            table[key] = CardStamp(count: known.count + run.count, idSum: known.idSum &+ run.idSum,
+                                   changedMax: max(known.changedMax, run.changedMax),
+                                   changedSum: known.changedSum &+ run.changedSum, sortDateSum: known.sortDateSum &+ run.sortDateSum)
+        } else {
+            table[key] = run
+        }
+        self.run = nil
+    }
+
+    /// Newest day first (the key a day number).
+    var byDay: [(day: Timestamp, stamp: CardStamp)] {
+        var sums = self
+        sums.flush()
+        return sums.table.sorted { $0.key > $1.key }.map { (Timestamp(secondsSince1970: $0.key.saturatingMultiply(86_400)), $0.value) }
+    }
+
+    var bySource: [SourceID: CardStamp] {
+        var sums = self
+        sums.flush()
+        return Dictionary(uniqueKeysWithValues: sums.table.map { (SourceID(rawValue: $0.key), $0.value) })
     }
 }

@@ -27,7 +27,7 @@ final class CardStampsTests: StoreTestCase {
     }
 
     func testStampsReadTheIndexOnly() throws {
-        for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL, FeedStore.stampEntriesSQL, FeedStore.dayEntriesSQL("")] {
+        for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL, FeedStore.stampEntriesSQL, FeedStore.dayEntriesSQL(""), FeedStore.bothEntriesSQL] {
             let text = try plan(sql)
             XCTAssertTrue(text.contains("COVERING INDEX cards_stamps"), text)
         }
@@ -128,6 +128,10 @@ final class CardStampsTests: StoreTestCase {
                 XCTAssertEqual(swift, try grouped(query), "dates \(n), tag \(query.tag ?? "-")")
                 XCTAssertGreaterThan(swift.count, 2)
             }
+            // One walk for both: the same as each alone.
+            let both = try store.cardStampsByDayAndSource()
+            XCTAssertEqual(both.byDay.map { "\($0.day.secondsSince1970)=\($0.stamp.text)" }, try grouped(CardQuery()), "dates \(n), both")
+            XCTAssertEqual(both.bySource, try store.cardStampsBySource(), "dates \(n), both")
         }
     }
 
