@@ -154,7 +154,22 @@ struct CardHTML {
     /// Computes the excerpts of `cards` ahead, on every core: turning descriptions into text
     /// is most of the work of writing a large site, and each card's is independent (Markup
     /// keeps no shared state; libxml2 parses separate documents on separate threads).
-    mutating func prepareExcerpts(_ cards: [StoredCard]) {
+    /// With `cache`, the excerpts it has of the same input are taken from it, the others made,
+    /// and all kept in it for the next run.
+    mutating func prepareExcerpts(_ cards: [StoredCard], cache: ExcerptCache? = nil) {
+        guard let cache else { return makeExcerpts(cards) }
+        var missing: [StoredCard] = []
+        var inputs: [(StoredCard, UInt64)] = []
+        for card in cards {
+            guard let input = ExcerptCache.input(card) else { continue }
+            inputs.append((card, input))
+            if let text = cache.excerpt(card, input: input) { excerpts[card.id] = text } else { missing.append(card) }
+        }
+        makeExcerpts(missing)
+        for (card, input) in inputs { cache.keep(card, input: input, text: excerpts[card.id] ?? Self.makeExcerpt(card)) }
+    }
+
+    private mutating func makeExcerpts(_ cards: [StoredCard]) {
         let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, cards.count / 200))
         // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees a pthread mutex's
         // ordering, not the futexes of Mutex on Linux (`make test-sanitizers`).

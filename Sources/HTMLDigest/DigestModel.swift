@@ -79,6 +79,9 @@ public struct DigestModel {
     public var perSource: [SourceID: SourceCards]
     /// Each source's stamp (see `CardStamp`): its page changed only when this did.
     public var sourceStamps: [SourceID: CardStamp] = [:]
+    /// The archive's days' stamps, when read with the sources' (without `--tag`); nil: the
+    /// writer reads them.
+    var archiveDayStamps: [(day: Timestamp, stamp: CardStamp)]?
     /// The tags of the sources (from the sources file), sorted, each with how many cards it
     /// has: a page per tag (its newest cards: `tagPageCards`).
     public var tags: [(tag: String, total: Int)] = []
@@ -103,7 +106,15 @@ public struct DigestModel {
             sorted.append((order, published(try store.cards(CardQuery(tag: options.tag, since: options.since, limit: options.cardsPerSortPage),
                                                             order: order))))
         }
-        let stamps = try store.cardStampsBySource()
+        // Without --tag the archive's days are every card's: both stamps from one walk.
+        var dayStamps: [(day: Timestamp, stamp: CardStamp)]?
+        let stamps: [SourceID: CardStamp]
+        if options.tag == nil {
+            let both = try store.cardStampsByDayAndSource()
+            (dayStamps, stamps) = (both.byDay, both.bySource)
+        } else {
+            stamps = try store.cardStampsBySource()
+        }
         var perSource: [SourceID: SourceCards] = [:]
         for source in sources {
             perSource[source.id] = SourceCards(
@@ -123,6 +134,7 @@ public struct DigestModel {
         }
         var model = DigestModel(store: store, options: options, sources: sources, sorted: sorted, perSource: perSource, names: names)
         model.sourceStamps = stamps
+        model.archiveDayStamps = dayStamps
         model.tags = tags
         model.tagsBySource = Dictionary(sources.map { ($0.id, $0.configuration.tags.filter { !$0.isEmpty }) }, uniquingKeysWith: { a, _ in a })
         return model

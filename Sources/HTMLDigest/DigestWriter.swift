@@ -51,6 +51,7 @@ public struct DigestWriter {
     public func write(_ model: DigestModel, images: [String: DigestImage], extraFiles: [String: String] = [:]) throws -> DigestReport {
         let files = try SiteFiles(root: directory)
         let manifest = PageManifest(root: directory)
+        let excerptCache = ExcerptCache(root: directory)
         var cards = CardHTML(images: images, tags: model.tagsBySource)
         var pages = SitePages(model: model, options: options)
         let frame = frameStamp(model, images: images)
@@ -74,7 +75,7 @@ public struct DigestWriter {
         // The archive first, one day at a time and one page of cards in memory: each card's
         // whole post is written there once, and the other pages link to it (`ArchivePlaces`).
         let archive = CardQuery(tag: options.tag)
-        let dayStamps = try model.store.cardStampsByDay(archive)
+        let dayStamps = try model.archiveDayStamps ?? model.store.cardStampsByDay(archive)
         let days = pages.days(dayStamps.map { ($0.day, $0.stamp.count) })
         let dayStampTexts = Dictionary(zip(days.map(\.name), dayStamps.map(\.stamp.text)), uniquingKeysWith: { a, _ in a })
         try files.write("archive/index.html", pages.archiveIndex(days))
@@ -128,7 +129,8 @@ public struct DigestWriter {
         }
 
         cards.forgetTexts()
-        cards.prepareExcerpts(model.boundedCards)
+        // The latest pages are rendered on every run: their excerpts kept from the last.
+        cards.prepareExcerpts(model.boundedCards, cache: excerptCache)
         pages.places = places
         try files.write("index.html", pages.index(&cards))
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
@@ -140,15 +142,17 @@ public struct DigestWriter {
         /// with a card that day).
         /// (Each day's starts joined once: a day of 10,000 cards is on the pages of hundreds of
         /// sources, and joining its pages' keys for each was a tenth of a rerun at a million.)
-        var startsOfDay: [String: String] = [:]
-        func withDays(_ base: PageStamp, _ days: [String]) -> String {
+        /// (Days as substrings of the manifest's notes: 5,000 source pages of ~200 days each,
+        /// split by Characters into Strings, were a tenth of a rerun at a million cards.)
+        var startsOfDay: [Substring: String] = [:]
+        func withDays(_ base: PageStamp, _ days: [Substring]) -> String {
             var s = base
             for day in days {
                 let starts: String
                 if let known = startsOfDay[day] {
                     starts = known
                 } else {
-                    starts = places.starts(of: day) ?? "gone"
+                    starts = places.starts(of: String(day)) ?? "gone"
                     startsOfDay[day] = starts
                 }
                 s.add(day)
@@ -164,7 +168,7 @@ public struct DigestWriter {
         func boundedPage(_ relative: String, _ base: PageStamp, cards list: () throws -> [StoredCard],
                          render: ([StoredCard], inout CardHTML) -> String) throws {
             if let note = manifest.previousEntry(relative)?.note,
-               let entry = manifest.unchanged(relative, stamp: withDays(base, note.split(separator: ",").map(String.init))) {
+               let entry = manifest.unchanged(relative, stamp: withDays(base, note.utf8.split(separator: UInt8(ascii: ",")).map { Substring($0) })) {
                 return keep(relative, entry)
             }
             let shown = try list()
@@ -172,7 +176,7 @@ public struct DigestWriter {
             cards.prepareExcerpts(shown)
             cards.startPage()
             let days = daysOf(shown)
-            try written(relative, render(shown, &cards), stamp: withDays(base, days), note: days.joined(separator: ","))
+            try written(relative, render(shown, &cards), stamp: withDays(base, days.map { Substring($0) }), note: days.joined(separator: ","))
         }
         for source in model.sources {
             var base = PageStamp("source")
@@ -207,6 +211,7 @@ public struct DigestWriter {
             try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
         }
         try files.writeOwn(PageManifest.fileName, Array(manifest.text().utf8))
+        try files.writeOwn(ExcerptCache.fileName, excerptCache.bytes())
         let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html", shownImages: cards.shownImages)

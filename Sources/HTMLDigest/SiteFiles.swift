@@ -26,6 +26,8 @@ public enum DigestError: Error, LocalizedError, Equatable, Sendable {
 final class SiteFiles {
     static let manifestName = ".feeds-site"
     static let manifestHeader = "# written by feeds html: the files it may replace or delete here; edit at your peril"
+    /// The writer's own files in the site's root: never a page, never deleted.
+    static let ownFiles: Set<String> = [manifestName, PageManifest.fileName, ExcerptCache.fileName]
 
     let root: String
     private(set) var written: [String] = []
@@ -54,7 +56,7 @@ final class SiteFiles {
     }
 
     static func isSafeRelative(_ relative: String) -> Bool {
-        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.hasPrefix("#"), relative != manifestName, relative != PageManifest.fileName else { return false }
+        guard !relative.isEmpty, !relative.hasPrefix("/"), !relative.hasPrefix("#"), !ownFiles.contains(relative) else { return false }
         return relative.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
@@ -70,7 +72,7 @@ final class SiteFiles {
             let rest = name.dropFirst(5 + pidText.count)
             guard rest.hasPrefix("-") else { continue }
             let target = String(rest.dropFirst())
-            guard ours.contains(folder.isEmpty ? target : folder + "/" + target) || (folder.isEmpty && (target == Self.manifestName || target == PageManifest.fileName)),
+            guard ours.contains(folder.isEmpty ? target : folder + "/" + target) || (folder.isEmpty && Self.ownFiles.contains(target)),
                   let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             unlink(dir + "/" + name)
         }

@@ -18,8 +18,17 @@ public protocol DigestStore: AnyObject {
     func cardStampsByDay(_ query: CardQuery) throws -> [(day: Timestamp, stamp: CardStamp)]
     /// Each source's stamp, of all its cards; a source without cards is missing.
     func cardStampsBySource() throws -> [SourceID: CardStamp]
+    /// Both of every card: `cardStampsByDay(CardQuery())` and `cardStampsBySource()` (SQLite
+    /// reads them in one walk of its index).
+    func cardStampsByDayAndSource() throws -> (byDay: [(day: Timestamp, stamp: CardStamp)], bySource: [SourceID: CardStamp])
     /// The cards of the UTC day starting at `day` that `query`'s filters let through, dated
     /// ones first, newest first (undated, sort date, id: `CardOrder.newest`), one at a time:
     /// memory does not grow with the day's size.
     func eachCardOfDay(_ day: Timestamp, _ query: CardQuery, _ body: (StoredCard) throws -> Void) throws
+}
+
+extension DigestStore {
+    public func cardStampsByDayAndSource() throws -> (byDay: [(day: Timestamp, stamp: CardStamp)], bySource: [SourceID: CardStamp]) {
+        (try cardStampsByDay(CardQuery()), try cardStampsBySource())
+    }
 }

@@ -1,7 +1,8 @@
 import CSQLite
 import FeedModel
 
-/// One compiled SQL statement, owned by this object and finalized when it is released.
+/// One compiled SQL statement, owned by this object and given back to its connection when it
+/// is released (kept for the next `prepare` of the same text, or finalized).
 ///
 /// Every execution binds all parameters afresh and resets the statement when it is done, so a
 /// statement never holds a read transaction open between uses and can be reused in a loop.
@@ -17,7 +18,7 @@ final class Statement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { database.giveBack(handle, sql: sql) }
 
     /// Runs the statement to completion with `values` bound to ?1, ?2, …; returns nothing.
     func execute(_ values: [SQLValue] = []) throws {
@@ -100,6 +101,8 @@ struct Row {
     fileprivate let handle: OpaquePointer
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_INTEGER }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 

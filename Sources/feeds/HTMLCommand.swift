@@ -24,7 +24,8 @@ enum HTMLCommand: Command {
     only those (pages of days and sources gone, images no card shows), never anything else.
     DIR/.feeds-pages records what each page of the archive, a source and a tag was written
     from: a rerun renders only the pages whose cards changed (new, edited, removed), the
-    latest pages and the lists; delete it to have every page rendered again.
+    latest pages and the lists; delete it to have every page rendered again. DIR/.feeds-excerpts
+    keeps the latest pages' excerpts, each with a hash of the text it was made from.
 
     options:
       --out DIR          the folder to write (created when missing)

@@ -27,7 +27,7 @@ final class CardStampsTests: StoreTestCase {
     }
 
     func testStampsReadTheIndexOnly() throws {
-        for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL] {
+        for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL, FeedStore.stampEntriesSQL, FeedStore.dayEntriesSQL(""), FeedStore.bothEntriesSQL] {
             let text = try plan(sql)
             XCTAssertTrue(text.contains("COVERING INDEX cards_stamps"), text)
         }
@@ -74,6 +74,65 @@ final class CardStampsTests: StoreTestCase {
         let changed = try store.db.prepare("SELECT changed_at, last_seen_at FROM cards WHERE guid = 'n1'").query([]) { ($0.int64(0), $0.int64(1)) }
         XCTAssertEqual(changed.first?.0, t(20).secondsSince1970 + 2, "changed_at moved a second per edit")
         XCTAssertEqual(changed.first?.1, t(20).secondsSince1970)
+    }
+
+    /// The sources' stamps are summed in Swift over the index's entries: the same as SQLite's
+    /// grouping (`stampsBySourceSQL`), stored dates at the ends of Int64 and around 2^32 included.
+    func testSourceStampsAreSQLitesGroupedSums() throws {
+        for (i, guid) in ["n4", "n5", "n6", "n7", "n8"].enumerated() {
+            try save([article(guid, published: t(0, i))], to: i % 2 == 0 ? news : other, at: t(10, i))
+        }
+        let extremes: [Int64] = [Int64.min, Int64.max, -1, 0, 1 << 32, (1 << 32) - 1, -(1 << 32) - 1]
+        let ids = try store.db.prepare("SELECT id FROM cards ORDER BY id").query([]) { $0.int64(0) }
+        for (i, id) in ids.enumerated() {
+            try store.db.prepare("UPDATE cards SET changed_at = ?1, sort_date = ?2 WHERE id = ?3")
+                .execute([.integer(extremes[i % extremes.count]), .integer(extremes[(i + 3) % extremes.count]), .integer(id)])
+        }
+        var grouped: [SourceID: CardStamp] = [:]
+        try store.db.prepare(FeedStore.stampsBySourceSQL).each([]) { row in
+            grouped[SourceID(rawValue: row.int64(0))] = CardStamp(count: row.int(1), idSum: row.int64(2), changedMax: row.int64(3),
+                                                                  changedSum: row.int64(4), sortDateSum: row.int64(5))
+        }
+        XCTAssertEqual(grouped.count, 2)
+        XCTAssertEqual(try store.cardStampsBySource(), grouped)
+    }
+
+    /// The days' stamps are summed in Swift by the day SQLite works out: the same days and sums
+    /// as SQLite's grouping (`stampsByDaySQL`), with and without a tag, stored dates around
+    /// the day edges, 2^32 and the ends of Int64 included (near -2^63 SQLite's day is no integer:
+    /// its own grouping then).
+    func testDayStampsAreSQLitesGroupedSums() throws {
+        for (i, guid) in ["n4", "n5", "n6", "n7", "n8", "n9", "n10", "n11"].enumerated() {
+            try save([article(guid, published: t(0, i))], to: i % 2 == 0 ? news : other, at: t(10, i))
+        }
+        let ids = try store.db.prepare("SELECT id FROM cards ORDER BY id").query([]) { $0.int64(0) }
+        func grouped(_ query: CardQuery) throws -> [String] {
+            let filter = FeedStore.cardFilter(try store.resolvingTag(query))
+            return try store.db.prepare(FeedStore.stampsByDaySQL(filter.whereClause)).query(filter.values) { row in
+                "\(row.int64(0).saturatingMultiply(86_400))=" + CardStamp(count: row.int(1), idSum: row.int64(2), changedMax: row.int64(3),
+                                                                        changedSum: row.int64(4), sortDateSum: row.int64(5)).text
+            }
+        }
+        let dates: [[Int64]] = [
+            [-86_401, -86_400, -1, 0, 1, 86_399, 86_400, 1 << 32, (1 << 32) - 1, -(1 << 32) - 1, 4_133_980_799, 5],
+            [Int64.max, Int64.max - 1, 0, 86_400 * 3, -86_400 * 3 - 1, 17, 18, 19, 20, 21, 22, 23],
+            [Int64.min, Int64.min + 1, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8],
+        ]
+        for (n, set) in dates.enumerated() {
+            for (i, id) in ids.enumerated() {
+                try store.db.prepare("UPDATE cards SET sort_date = ?1, changed_at = ?2 WHERE id = ?3")
+                    .execute([.integer(set[i % set.count]), .integer(set[(i + 5) % set.count]), .integer(id)])
+            }
+            for query in [CardQuery(), CardQuery(tag: "news")] {
+                let swift = try store.cardStampsByDay(query).map { "\($0.day.secondsSince1970)=\($0.stamp.text)" }
+                XCTAssertEqual(swift, try grouped(query), "dates \(n), tag \(query.tag ?? "-")")
+                XCTAssertGreaterThan(swift.count, 2)
+            }
+            // One walk for both: the same as each alone.
+            let both = try store.cardStampsByDayAndSource()
+            XCTAssertEqual(both.byDay.map { "\($0.day.secondsSince1970)=\($0.stamp.text)" }, try grouped(CardQuery()), "dates \(n), both")
+            XCTAssertEqual(both.bySource, try store.cardStampsBySource(), "dates \(n), both")
+        }
     }
 
     func testTheCardsOfADayComeInTheArchivesOrder() throws {
