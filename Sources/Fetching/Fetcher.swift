@@ -69,15 +69,17 @@ public final class Fetcher {
         let maxInFlight = max(1, limits.maxInFlight)
         let maxPerHost = max(1, limits.maxPerHost)
         var finished: [(FetchRequest, Result<FetchResponse, FetchError>)] = []
-        // Requests not started yet, in order; a started one leaves a nil behind (removing it would
-        // move every later one: quadratic in a list of thousands), and `firstWaiting` skips the
-        // nils at the front. Hosts are numbered (`hostNames`) so the loop below looks them up by
-        // index, not by hashing their names again for every request it passes over.
-        // The hosts are kept apart from the requests: the pass below looks at a waiting request's
-        // host first, and most requests it passes over are for a host at its limit, which must
-        // cost an integer read, not a copy of the request (a retain per field).
-        var waiting: [(request: FetchRequest, isFile: Bool)?] = []
-        var waitingHost: [Int] = []  // -1 once started
+        // `requests` in order, read in place: a copy of them (~110 bytes each) was a megabyte
+        // of a 5,000-feed run's peak. A started one (or one that could not start) is marked -1
+        // in `waitingHost` rather than removed (removing it would move every later
+        // one: quadratic in a list of thousands), and `firstWaiting` skips the marks at the
+        // front. Hosts are numbered (`hostNames`) so the loop below looks them up by index, not
+        // by hashing their names again for every request it passes over; the pass below looks
+        // at a waiting request's host first, and most requests it passes over are for a host at
+        // its limit, which must cost an integer read, not a copy of the request (a retain per
+        // field).
+        var waitingHost = [Int](repeating: -1, count: requests.count)  // -1: started, or never to start
+        var waitingIsFile = [Bool](repeating: false, count: requests.count)
         var firstWaiting = 0, waitingCount = 0
         // Requests waiting per host, and how many hosts have any: a pass that finds all of those
         // at their limit stops there instead of walking the rest of a list of thousands.
@@ -95,7 +97,7 @@ public final class Fetcher {
             for (i, state) in adaptive.enumerated() { if let state { hostLimits[hostNames[i]] = state } }
         }
 
-        for request in requests {
+        for (position, request) in requests.enumerated() {
             switch Self.check(request) {
             case .success(let (host, isFile)):
                 let index = hostIndex[host] ?? {
@@ -106,8 +108,8 @@ public final class Fetcher {
                     hostIndex[host] = hostNames.count - 1
                     return hostNames.count - 1
                 }()
-                waiting.append((request, isFile))
-                waitingHost.append(index)
+                waitingHost[position] = index
+                waitingIsFile[position] = isFile
                 waitingCount += 1
                 if waitingOfHost[index] == 0 { hostsWaiting += 1 }
                 waitingOfHost[index] += 1
@@ -139,7 +141,6 @@ public final class Fetcher {
             }
             /// `host` has one request fewer waiting.
             func taken(_ index: Int, _ host: Int) {
-                waiting[index] = nil
                 waitingHost[index] = -1
                 waitingCount -= 1
                 waitingOfHost[host] -= 1
@@ -161,7 +162,7 @@ public final class Fetcher {
                     i += 1
                     continue
                 }
-                guard let (request, isFile) = waiting[i] else { preconditionFailure("a waiting host without its request") }
+                let (request, isFile) = (requests[i], waitingIsFile[i])
                 // The gate last: it may take a slot shared with other processes.
                 if !isFile, let gate = hostGate {
                     switch gate.admission(host: hostNames[host]) {
@@ -223,10 +224,11 @@ public final class Fetcher {
                 try? multi.remove(transfer)
                 complete(transfer, .failure(error))
             }
-            finished += waiting.compactMap { $0.map { ($0.request, .failure(error)) } }
-            waiting.removeAll()
-            waitingHost.removeAll()
-            firstWaiting = 0
+            for (index, host) in waitingHost.enumerated() where host >= 0 {
+                finished.append((requests[index], .failure(error)))
+                waitingHost[index] = -1
+            }
+            firstWaiting = waitingHost.count
             waitingCount = 0
             for host in waitingOfHost.indices { waitingOfHost[host] = 0 }
             hostsWaiting = 0
