@@ -8,7 +8,7 @@ import Storage
 struct SearchRun {
     /// A search source's progress: cards gathered so far and the request still to make.
     struct Pending {
-        var source: (entry: SourceEntry, stored: StoredSource)
+        var source: RunSource
         var feed: FeedInfo
         var cards: [Card] = []
         var warnings: [String] = []
@@ -31,7 +31,7 @@ struct SearchRun {
 
 extension UpdateRunner {
     /// The first request of a saved search (conditional, with the validators of the last answer).
-    func searchRequest(_ source: (entry: SourceEntry, stored: StoredSource), _ search: SavedSearch, folder: String) -> FetchRequest {
+    func searchRequest(_ source: RunSource, _ search: SavedSearch, folder: String) -> FetchRequest {
         FetchRequest(id: source.stored.id.rawValue, url: search.requestURL(relativeTo: folder),
                      etag: source.stored.validators.etag, lastModified: source.stored.validators.lastModified,
                      headers: ["Accept": search.accept], allowFile: search.endpointIsFile)
@@ -39,7 +39,7 @@ extension UpdateRunner {
 
     /// Reads one response of a saved search. Returns the source's final report when it failed
     /// or was not modified; nil when its cards (or its next request) are kept in `run`.
-    func searchStep(_ run: inout SearchRun, _ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
+    func searchStep(_ run: inout SearchRun, _ source: RunSource, request: FetchRequest,
                     result: Result<FetchResponse, FetchError>, store: any UpdateRunStore) -> SourceReport? {
         let id = source.stored.id.rawValue
         guard let own = source.entry.search else { return nil }
@@ -128,7 +128,7 @@ extension UpdateRunner {
                                                 keys: ranked.reversed().map(\.1),
                                                 validators: p.validators ?? CacheValidators(), now: now,
                                                 nextDue: policy.nextDueAfterSuccess(now: now, hints: p.hints))
-                if p.source.stored.feed.title == nil, p.source.entry.name == nil, let title = p.feed.title { p.report.name = title }
+                if !p.source.stored.hasFeedTitle, p.source.entry.name == nil, let title = p.feed.title { p.report.name = title }
                 p.report.outcome = .saved(new: saved.new, updated: saved.updated)
                 p.report.warnings = p.warnings
             } catch {

@@ -22,7 +22,7 @@ extension UpdateRunner {
         for source in try workspace.sources() where ids.contains(source.stored.id) {
             var report = SourceReport(sourceID: source.stored.id, name: source.stored.displayName, url: source.entry.url,
                                       outcome: .notModified, note: nil, warnings: [])
-            recordFailure(source, Self.interruptedMessage, report: &report, store: store, now: now)
+            recordFailure(Self.running(source), Self.interruptedMessage, report: &report, store: store, now: now)
             try? store.isolate(sourceID: source.stored.id, reason: "an update stopped while reading it (\(now.iso8601))")
             reports.append(report)
         }
@@ -68,8 +68,8 @@ extension UpdateRunner {
             why = "could not start a process of its own: \(detail)"
         }
         // The child may have recorded attempts: back off from the count the store holds now.
-        var current = source
-        if let fresh = try? store.source(id: source.stored.id) { current.stored = fresh }
+        var current = Self.running(source)
+        if let fresh = try? store.source(id: source.stored.id) { current.stored = RunState(fresh) }
         recordFailure(current, why + "; it stays isolated and is retried after backoff", report: &report, store: store, now: clock())
         return report
     }

@@ -254,18 +254,22 @@ public struct UpdateRunner {
                                            outcome: .notModified, note: warning, warnings: []))
             return true
         }
-        // `chosen`'s buffer itself, handed over (not copied: see above).
-        var sources = chosen
+        // What the run keeps of each chosen source (`RunState`), and `chosen` let go of.
+        var sources: [RunSource] = []
+        sources.reserveCapacity(chosen.count)
+        for index in chosen.indices {
+            // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
+            if case .named = selection, chosen[index].stored.isDisabled {
+                try workspace.updateStore.enable(sourceID: chosen[index].stored.id)
+                chosen[index].stored.disabledReason = nil
+                chosen[index].stored.consecutiveFailures = 0
+            }
+            sources.append(Self.running(chosen[index]))
+        }
         chosen = []
         byID.reserveCapacity(sources.count)
         requests.reserveCapacity(sources.count)
         for index in sources.indices {
-            // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
-            if case .named = selection, sources[index].stored.isDisabled {
-                try workspace.updateStore.enable(sourceID: sources[index].stored.id)
-                sources[index].stored.disabledReason = nil
-                sources[index].stored.consecutiveFailures = 0
-            }
             let source = sources[index]
             byID[source.stored.id.rawValue] = index
             if let search = source.entry.search {
@@ -431,7 +435,7 @@ public struct UpdateRunner {
 
     /// A feed's 2xx response waiting for its body to be parsed: what saving it needs.
     struct Received {
-        var source: (entry: SourceEntry, stored: StoredSource)
+        var source: RunSource
         /// The response without its body (the parser has that).
         var response: FetchResponse
         var hints: SchedulePolicy.Hints
@@ -450,7 +454,7 @@ public struct UpdateRunner {
 
     /// Parses and saves one completed transfer on this thread; every failure becomes the
     /// source's recorded error rather than an exception, so one bad source never stops the others.
-    func handle(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
+    func handle(_ source: RunSource, request: FetchRequest,
                 result: Result<FetchResponse, FetchError>, store: any UpdateRunStore) -> SourceReport {
         let now = clock()
         let (response, hints, received) = receive(source, request: request, result: result, store: store, now: now)
@@ -496,7 +500,7 @@ public struct UpdateRunner {
                                             skipped: tally.skipped)
             // Degraded until a clean fetch: shown by `feeds sources` (written only when it changes).
             if parsed.degraded != source.stored.degraded { try store.recordDegraded(sourceID: source.stored.id, note: parsed.degraded) }
-            if source.stored.feed.title == nil, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
+            if !source.stored.hasFeedTitle, source.entry.name == nil, let title = parsed.feed.title { report.name = title }
             report.outcome = .saved(new: saved.new, updated: saved.updated)
             report.warnings = parsed.warnings
             if tally.stopped {
@@ -526,7 +530,7 @@ public struct UpdateRunner {
     }
 
     /// Records a failure (with backoff) as the source's state and in `report`.
-    func recordFailure(_ source: (entry: SourceEntry, stored: StoredSource), _ message: String, retryAfter: Int64? = nil,
+    func recordFailure(_ source: RunSource, _ message: String, retryAfter: Int64? = nil,
                        report: inout SourceReport, store: any UpdateRunStore, now: Timestamp) {
         let due = policy.nextDueAfterFailure(now: now, failures: source.stored.consecutiveFailures.saturatingAdd(1),
                                              retryAfter: retryAfter, jitter: random())
@@ -542,14 +546,14 @@ public struct UpdateRunner {
     /// transport failure, 304, 410, 429/503 and other statuses are recorded here (returned
     /// response nil); a 2xx comes back with the schedule hints for the caller to parse and save.
     /// `statusMessage` lets a caller say more about a status than the feed wording.
-    func receive(_ source: (entry: SourceEntry, stored: StoredSource), request: FetchRequest,
+    func receive(_ source: RunSource, request: FetchRequest,
                  result: Result<FetchResponse, FetchError>, store: any UpdateRunStore, now: Timestamp,
                  claims: RedirectClaims? = nil, releasing: [SourceID] = [], statusMessage: (Int) -> String? = { _ in nil })
         -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
         var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
                                   outcome: .notModified, note: nil, warnings: [])
-        var hints = SchedulePolicy.Hints(every: source.entry.everySeconds, feedRefresh: source.stored.feed.refreshHintSeconds,
+        var hints = SchedulePolicy.Hints(every: source.entry.everySeconds, feedRefresh: source.stored.refreshHintSeconds,
                                          maxAge: nil, expires: nil)
         func fail(_ message: String, retryAfter: Int64? = nil) {
             recordFailure(source, message, retryAfter: retryAfter, report: &report, store: store, now: now)

@@ -136,7 +136,7 @@ public struct UpdateWorker {
             }
             var report = SourceReport(sourceID: suspect.id, name: suspect.displayName, url: entry.url, outcome: .notModified,
                                       note: nil, warnings: [])
-            runner.recordFailure((entry, suspect), "quarantined: \(count) workers in a row stopped while reading this source (a crash or a "
+            runner.recordFailure(UpdateRunner.running((entry, suspect)), "quarantined: \(count) workers in a row stopped while reading this source (a crash or a "
                                  + "kill; their logs say which); not fetched until after backoff, then alone in a process of its own",
                                  report: &report, store: store, now: now)
             try? store.isolate(sourceID: suspect.id, reason: "quarantined after \(count) workers in a row stopped while reading it (\(now.iso8601))")
