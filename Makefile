@@ -18,6 +18,14 @@ BIN := .build/$(CONFIG)/feeds
 # memory is ~6 MB smaller; the price is a larger file (~60 MB stripped, ICU data included).
 # STATIC= builds against the shared libraries instead.
 STATIC ?= --static-swift-stdlib
+# Linked by lld with packed relative relocations (DT_RELR, glibc 2.36 and later): the ~75,000
+# relocations of the position-independent binary take 32 KB instead of 1.8 MB that the loader
+# reads at every start; `feeds update` then holds ~1 MB less resident memory (9.5 instead of
+# 10.5 MB of the binary's pages, issue 21). Only where the toolchain has ld.lld (swift.org's
+# does) and glibc is new enough; LLD= links with the default linker.
+SWIFT_DIR := $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))
+GLIBC_MINOR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | sed -n 's/^glibc 2\.\([0-9]*\).*/\1/p')
+LLD ?= $(if $(and $(wildcard $(SWIFT_DIR)ld.lld),$(shell [ "0$(GLIBC_MINOR)" -ge 36 ] && echo yes)),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 
 # Debian packages the build and the tests need (C libraries and their pkg-config files).
 # libpq-dev: the PostgreSQL client library of the second store (issue 22).
@@ -55,7 +63,7 @@ bench-deps: deps
 	$(call ensure_pkgs,$(BENCH_PKGS))
 
 build: deps
-	$(SWIFT) build -c $(CONFIG) --product feeds $(STATIC)
+	$(SWIFT) build -c $(CONFIG) --product feeds $(STATIC) $(LLD)
 
 debug: deps
 	$(SWIFT) build --product feeds
