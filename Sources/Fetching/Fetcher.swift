@@ -61,6 +61,19 @@ public final class Fetcher {
                          onComplete: (FetchRequest, Result<FetchResponse, FetchError>) -> Void,
                          whileWaiting: () -> Void = {},
                          mayStart: (FetchLoad) -> Bool = { _ in true }) {
+        fetchAll(count: requests.count, request: { requests[$0] }, onComplete: onComplete, whileWaiting: whileWaiting,
+                 mayStart: mayStart)
+    }
+
+    /// `fetchAll` of `count` requests that `request` makes when asked (by position, 0 ..<
+    /// `count`, each asked at least twice: once up front for its host, again when it starts; it
+    /// must give the same request every time). A caller with thousands of requests holds its
+    /// sources once instead of a list of requests beside them (~100 bytes each).
+    public func fetchAll(count: Int,
+                         request makeRequest: (Int) -> FetchRequest,
+                         onComplete: (FetchRequest, Result<FetchResponse, FetchError>) -> Void,
+                         whileWaiting: () -> Void = {},
+                         mayStart: (FetchLoad) -> Bool = { _ in true }) {
         precondition(!busy, "Fetcher.fetchAll is not reentrant")
         busy = true
         defer { busy = false }
@@ -69,17 +82,17 @@ public final class Fetcher {
         let maxInFlight = max(1, limits.maxInFlight)
         let maxPerHost = max(1, limits.maxPerHost)
         var finished: [(FetchRequest, Result<FetchResponse, FetchError>)] = []
-        // `requests` in order, read in place: a copy of them (~110 bytes each) was a megabyte
-        // of a 5,000-feed run's peak. A started one (or one that could not start) is marked -1
-        // in `waitingHost` rather than removed (removing it would move every later
+        // The requests in order, asked for by position (not held: a copy of them, ~110 bytes
+        // each, was a megabyte of a 5,000-feed run's peak). A started one (or one that could not
+        // start) is marked -1 in `waitingHost` rather than removed (removing it would move every later
         // one: quadratic in a list of thousands), and `firstWaiting` skips the marks at the
         // front. Hosts are numbered (`hostNames`) so the loop below looks them up by index, not
         // by hashing their names again for every request it passes over; the pass below looks
         // at a waiting request's host first, and most requests it passes over are for a host at
         // its limit, which must cost an integer read, not a copy of the request (a retain per
         // field).
-        var waitingHost = [Int](repeating: -1, count: requests.count)  // -1: started, or never to start
-        var waitingIsFile = [Bool](repeating: false, count: requests.count)
+        var waitingHost = [Int](repeating: -1, count: count)  // -1: started, or never to start
+        var waitingIsFile = [Bool](repeating: false, count: count)
         var firstWaiting = 0, waitingCount = 0
         // Requests waiting per host, and how many hosts have any: a pass that finds all of those
         // at their limit stops there instead of walking the rest of a list of thousands.
@@ -97,7 +110,8 @@ public final class Fetcher {
             for (i, state) in adaptive.enumerated() { if let state { hostLimits[hostNames[i]] = state } }
         }
 
-        for (position, request) in requests.enumerated() {
+        for position in 0..<count {
+            let request = makeRequest(position)
             switch Self.check(request) {
             case .success(let (host, isFile)):
                 let index = hostIndex[host] ?? {
@@ -162,7 +176,7 @@ public final class Fetcher {
                     i += 1
                     continue
                 }
-                let (request, isFile) = (requests[i], waitingIsFile[i])
+                let (request, isFile) = (makeRequest(i), waitingIsFile[i])
                 // The gate last: it may take a slot shared with other processes.
                 if !isFile, let gate = hostGate {
                     switch gate.admission(host: hostNames[host]) {
@@ -225,7 +239,7 @@ public final class Fetcher {
                 complete(transfer, .failure(error))
             }
             for (index, host) in waitingHost.enumerated() where host >= 0 {
-                finished.append((requests[index], .failure(error)))
+                finished.append((makeRequest(index), .failure(error)))
                 waitingHost[index] = -1
             }
             firstWaiting = waitingHost.count
