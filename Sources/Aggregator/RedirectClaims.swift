@@ -14,12 +14,22 @@ final class RedirectClaims {
         var listed: Bool
     }
 
-    private var byAddress: [String: Claim] = [:]
+    /// Built on first use: most runs meet no redirect, and for 5,000 lines the map of their
+    /// normalized addresses is ~0.7 MB that such a run would hold for nothing.
+    private lazy var byAddress: [String: Claim] = Self.claims(entries, fetchURLs: fetchURLs, folder: folder)
+    private let entries: [SourceEntry]
+    private let fetchURLs: [String: String]
+    private let folder: String
     let sourcesFile: String
 
     /// `entries` in file order; `fetchURLs` the recorded redirect targets by source URL.
     init(_ entries: [SourceEntry], fetchURLs: [String: String], folder: String, sourcesFile: String) {
-        self.sourcesFile = sourcesFile
+        (self.entries, self.fetchURLs, self.folder, self.sourcesFile) = (entries, fetchURLs, folder, sourcesFile)
+    }
+
+    /// Each line's own address, then the recorded redirect targets not already claimed.
+    private static func claims(_ entries: [SourceEntry], fetchURLs: [String: String], folder: String) -> [String: Claim] {
+        var byAddress: [String: Claim] = [:]
         for e in entries where e.search == nil {
             byAddress[Self.key(e.requestURL(relativeTo: folder))] = Claim(line: e.line, listed: true)
         }
@@ -28,6 +38,7 @@ final class RedirectClaims {
             let key = Self.key(moved)
             if byAddress[key] == nil { byAddress[key] = Claim(line: e.line, listed: false) }
         }
+        return byAddress
     }
 
     static func key(_ url: String) -> String { WebAddress(parsing: url).normalizedForIdentity }
