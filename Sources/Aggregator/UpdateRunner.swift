@@ -375,7 +375,8 @@ public struct UpdateRunner {
             // Anything but a feed to parse (304, an error): recorded with the next batch.
             guard pool == nil || Self.bringsFeed(result) else {
                 let answer = result.map(\.withoutBody)
-                return enqueue { receive(source, request: request, result: answer, store: store, now: now, claims: claims).report }
+                return enqueue { receive(source, request: request, result: answer, store: store, now: now, claims: claims,
+                                         marking: false).report }
             }
             let (response, hints, report) = receive(source, request: request, result: result, store: store, now: now, claims: claims,
                                                     releasing: released)
@@ -543,7 +544,8 @@ public struct UpdateRunner {
     /// `statusMessage` lets a caller say more about a status than the feed wording.
     func receive(_ source: RunSource, request: FetchRequest,
                  result: Result<FetchResponse, FetchError>, store: any UpdateRunStore, now: Timestamp,
-                 claims: RedirectClaims? = nil, releasing: [SourceID] = [], statusMessage: (Int) -> String? = { _ in nil })
+                 claims: RedirectClaims? = nil, releasing: [SourceID] = [], marking: Bool = true,
+                 statusMessage: (Int) -> String? = { _ in nil })
         -> (response: FetchResponse?, hints: SchedulePolicy.Hints, report: SourceReport) {
         let id = source.stored.id
         var report = SourceReport(sourceID: id, name: source.stored.displayName, url: source.entry.url,
@@ -555,8 +557,11 @@ public struct UpdateRunner {
         }
         // From here until its outcome is recorded, a run that dies names this source to the next
         // one (see `recordInterrupted`). Unmarked when the mark cannot be written: the source is
-        // still read (the run would fail at the next write anyway, and say why).
-        try? store.markReading(sourceID: id, now: now, releasing: releasing)
+        // still read (the run would fail at the next write anyway, and say why). Not `marking`:
+        // an answer with no body to parse (304, an error), recorded in the same transaction as
+        // the mark would be, which could then never be seen set: one UPDATE a source saved of
+        // an all-304 pass.
+        if marking { try? store.markReading(sourceID: id, now: now, releasing: releasing) }
         whileReading?(source.entry)
         do {
             let response: FetchResponse
