@@ -203,7 +203,7 @@ public struct UpdateRunner {
         case .leased(let leased):
             // Paired with the file's lines by URL, in file order, as `Workspace.sources` pairs them.
             let byURL = Dictionary(leased.map { ($0.configuration.url, $0) }, uniquingKeysWith: { first, _ in first })
-            return workspace.entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
+            return try workspace.entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
         case .named(let names):
             var picked: [(entry: SourceEntry, stored: StoredSource)] = []
             var seen = Set<SourceID>()
@@ -238,7 +238,7 @@ public struct UpdateRunner {
         }
         // Once: resolving it reads every symlink on the path (5 readlink calls), per source it was.
         let folder = workspace.sourcesFolder
-        let claims = RedirectClaims(workspace.entries, fetchURLs: try workspace.updateStore.fetchURLs(), folder: folder,
+        let claims = RedirectClaims(try workspace.entries, fetchURLs: try workspace.updateStore.fetchURLs(), folder: folder,
                                     sourcesFile: workspace.paths.sourcesFile)
         // A source whose recorded redirect leads to another line's address is not fetched: that
         // line's cards are the ones kept; the person is told which line to delete, at every run.

@@ -127,7 +127,7 @@ public struct UpdateWorker {
             guard let index = leased.firstIndex(where: { $0.id == suspect.id }) else { continue }
             let count = takeovers[suspect.id] ?? 0
             let reason = "a worker stopped while reading it (\(now.iso8601)): a crash or a kill"
-            guard count >= Self.quarantineTakeovers, let entry = workspace.entries.first(where: { $0.url == suspect.configuration.url }) else {
+            guard count >= Self.quarantineTakeovers, let entry = try workspace.entries.first(where: { $0.url == suspect.configuration.url }) else {
                 // A source the file does not list is not fetched anyway; its mark is cleared all the same.
                 try? store.isolate(sourceID: suspect.id, reason: leased[index].isolatedReason ?? reason)
                 leased[index].isolatedReason = leased[index].isolatedReason ?? reason

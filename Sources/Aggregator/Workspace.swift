@@ -35,11 +35,26 @@ public final class Workspace {
             return sqlite
         }
     }
-    public private(set) var entries: [SourceEntry]
-    /// The lines of the sources file that do not read (skipped; see `SourcesListing`).
-    public private(set) var problems: [SourcesListing.Problem]
-    /// Whether the sources file exists.
-    public private(set) var sourcesFileExists: Bool
+    /// The sources file's entries, in file order: read when first asked for (a command that
+    /// does not need them, `feeds search` say, never reads the file when the stamp says the
+    /// store was synced from it: see `init(paths:database:now:)`).
+    public var entries: [SourceEntry] {
+        get throws { try listing().entries }
+    }
+    /// The lines of the sources file that do not read (skipped; see `SourcesListing`); none
+    /// while the file is unread (a stamp is recorded only for a file with none).
+    public var problems: [SourcesListing.Problem] { read?.problems ?? [] }
+    /// Whether the sources file exists (it does while unread: it was read for its stamp).
+    public var sourcesFileExists: Bool { read?.exists ?? true }
+    /// The sources file as read; nil until something asks for its entries.
+    private var read: SourcesListing?
+
+    private func listing() throws -> SourcesListing {
+        if let read { return read }
+        let listing = try SourcesFile.readListing(path: paths.sourcesFile)
+        read = listing
+        return listing
+    }
 
     /// The folder relative source paths are resolved against: the sources file's folder.
     /// A symlinked sources file (kept in a dotfiles repository, say) resolves against the folder
@@ -52,9 +67,31 @@ public final class Workspace {
     /// What either store indexes of a description: its words, not its markup (see SearchIndex).
     public static let searchText: @Sendable (String) -> String = { HTMLText.searchText($0, limit: SearchIndex.descriptionLimit) }
 
+    /// Opens the store and syncs the sources file into it, unless the store holds a stamp of the
+    /// file as it reads now (`SourcesFileStamp`: recorded after a sync of a file whose lines
+    /// all read; any write of a source's configuration drops it). SQLite only: PostgreSQL is
+    /// shared by workers whose files may differ, and syncs at every open as before.
     public convenience init(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws {
         try self.init(paths: paths, database: database)
+        // The stamp is taken before the file is read for the sync: a file changed in between is
+        // synced as read and stamped as it was, so the next open syncs again.
+        let stamp = fileStamp()
+        if let stamp, let sqlite, (try? sqlite.sourcesFileStamp()) == stamp { return }
         try sync(now: now)
+        record(stamp)
+    }
+
+    /// The sources file's stamp now, when the store keeps one (SQLite).
+    private func fileStamp() -> String? {
+        sqlite == nil ? nil : SourcesFileStamp.of(path: paths.sourcesFile)
+    }
+
+    /// Records `stamp` (taken before the file was read) after a sync, unless a line does not
+    /// read (every command says so until it is fixed) or it is recorded already. Best effort: a
+    /// store that cannot take the write syncs at every open, as it did without stamps.
+    private func record(_ stamp: String?) {
+        guard let stamp, let sqlite, problems.isEmpty, (try? sqlite.sourcesFileStamp()) != stamp else { return }
+        try? sqlite.recordSourcesFileStamp(stamp)
     }
 
     /// A workspace and its paired sources (`pairedSources`), for a command that lists them
@@ -64,21 +101,22 @@ public final class Workspace {
     /// `feeds sources` with 5,000 sources). After a write they are read again.
     public static func openListing(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws -> (Workspace, PairedSources) {
         let workspace = try Workspace(paths: paths, database: database)
+        let stamp = workspace.fileStamp()
         let stored = try workspace.updateStore.sources(counting: true)
-        let matched = SourcePairing.match(workspace.entries, stored, entryURL: \.url, storedURL: \.configuration.url)
-        let changed = workspace.changedConfigurations(matched) { stored[$0].configuration }
+        let matched = SourcePairing.match(try workspace.entries, stored, entryURL: \.url, storedURL: \.configuration.url)
+        let changed = try workspace.changedConfigurations(matched) { stored[$0].configuration }
         guard changed.isEmpty else {
             try workspace.updateStore.upsertSources(changed, now: now)
+            workspace.record(stamp)
             return (workspace, try workspace.pairedSources())
         }
-        return (workspace, workspace.paired(stored, matched))
+        workspace.record(stamp)
+        return (workspace, try workspace.paired(stored, matched))
     }
 
     /// Opens the file and the store, syncing nothing.
     private init(paths: FeedsPaths, database: String?) throws {
         self.paths = paths
-        let listing = try SourcesFile.readListing(path: paths.sourcesFile)
-        (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
         if let database {
             let postgres = try PostgresStore(address: database)
             postgres.descriptionText = Workspace.searchText
@@ -94,15 +132,15 @@ public final class Workspace {
     /// Writes the configuration of every entry whose stored configuration differs.
     public func sync(now: Timestamp) throws {
         let stored = try updateStore.sourceConfigurations()
-        let matched = SourcePairing.match(entries, stored, entryURL: \.url, storedURL: \.url)
-        try updateStore.upsertSources(changedConfigurations(matched) { stored[$0] }, now: now)
+        let matched = SourcePairing.match(try entries, stored, entryURL: \.url, storedURL: \.url)
+        try updateStore.upsertSources(try changedConfigurations(matched) { stored[$0] }, now: now)
     }
 
     /// The configurations of the entries whose stored one (`matched`: each entry's stored index)
     /// differs or is missing: what the sync writes.
-    private func changedConfigurations(_ matched: [Int?], stored: (Int) -> SourceConfiguration) -> [SourceConfiguration] {
+    private func changedConfigurations(_ matched: [Int?], stored: (Int) -> SourceConfiguration) throws -> [SourceConfiguration] {
         var changed: [SourceConfiguration] = []
-        for (entry, index) in zip(entries, matched) {
+        for (entry, index) in zip(try entries, matched) {
             if let index, entry.hasConfiguration(stored(index)) { continue }
             changed.append(entry.configuration)
         }
@@ -111,8 +149,7 @@ public final class Workspace {
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
     public func reload(now: Timestamp) throws {
-        let listing = try SourcesFile.readListing(path: paths.sourcesFile)
-        (entries, problems, sourcesFileExists) = (listing.entries, listing.problems, listing.exists)
+        read = try SourcesFile.readListing(path: paths.sourcesFile)
         try sync(now: now)
     }
 
@@ -128,17 +165,19 @@ public final class Workspace {
     /// read of the sources for both.
     public func sourcesAndOrphans(counting: Bool = true) throws -> (listed: [(entry: SourceEntry, stored: StoredSource)], orphans: [StoredSource]) {
         let paired = try pairedSources(counting: counting)
+        let entries = try entries
         return (paired.listed.map { (entries[$0.entry], paired.stored[$0.stored]) }, paired.orphans.map { paired.stored[$0] })
     }
 
     /// The file's entries and the stored sources as read, paired by index (see `PairedSources`).
     public func pairedSources(counting: Bool = true) throws -> PairedSources {
         let stored = try updateStore.sources(counting: counting)
-        return paired(stored, SourcePairing.match(entries, stored, entryURL: \.url, storedURL: \.configuration.url))
+        return try paired(stored, SourcePairing.match(try entries, stored, entryURL: \.url, storedURL: \.configuration.url))
     }
 
     /// `stored` paired with the entries (`matched`: each entry's index in `stored`, or nil).
-    private func paired(_ stored: [StoredSource], _ matched: [Int?]) -> PairedSources {
+    private func paired(_ stored: [StoredSource], _ matched: [Int?]) throws -> PairedSources {
+        let entries = try entries
         var listed: [(entry: Int, stored: Int)] = []
         listed.reserveCapacity(entries.count)
         var inFile = [Bool](repeating: false, count: stored.count)

@@ -46,6 +46,18 @@ extension FeedStore {
         }
     }
 
+    /// The stamp of the sources file whose configuration the sources hold (see migration 14),
+    /// or nil: none recorded since the last write of a configuration.
+    public func sourcesFileStamp() throws -> String? {
+        try cachedStatement("SELECT stamp FROM sources_file_stamp WHERE id = 1").queryOne { $0.string(0) } ?? nil
+    }
+
+    /// Records `stamp` as the sources file the sources' configuration was just synced from.
+    public func recordSourcesFileStamp(_ stamp: String) throws {
+        try cachedStatement("INSERT INTO sources_file_stamp (id, stamp) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET stamp = excluded.stamp")
+            .execute([.text(stamp)])
+    }
+
     /// Every source, in the order they were added, with counts.
     /// `counting: false` leaves `cardCount` and `unreadCount` at 0 (the counts are columns of
     /// the source's row since migration 11, so they cost nothing here; PostgreSQL counts).

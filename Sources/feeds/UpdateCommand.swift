@@ -85,7 +85,7 @@ enum UpdateCommand: Command {
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
-        if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
+        if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
         let runner = updateRunner(args, global: global, limits: limits)
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
         let interactive = Terminal.stdoutIsTTY
@@ -131,7 +131,7 @@ enum UpdateCommand: Command {
         WorkerSignals.install()
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
-        if workspace.entries.isEmpty { return nothingToUpdate(workspace) }
+        if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
         let runner = updateRunner(args, global: global, limits: limits)
         let verbose = args.flag("--verbose") || args.flag("-v") || Terminal.stdoutIsTTY
         var worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
@@ -142,7 +142,7 @@ enum UpdateCommand: Command {
                 Diagnostics.error("could not read \(workspace.paths.sourcesFile) again: \(CLI.describe(error)); the sources listed before stay in use")
                 return
             }
-            if verbose { Diagnostics.warning("\(workspace.paths.sourcesFile) changed: read again, \(workspace.entries.count) sources") }
+            if verbose { Diagnostics.warning("\(workspace.paths.sourcesFile) changed: read again, \((try? workspace.entries)?.count ?? 0) sources") }
             for problem in problems { Diagnostics.error(CLI.describe(problem.error) + " (this line is skipped until it is fixed)") }
         }
         let summary = try worker.run(in: workspace) { report, _, _ in
