@@ -142,9 +142,10 @@ extension FeedStore {
             }
             // A listing order: probing, selecting or sorting the matches (`OrderedSearchPlan`).
             let plan = order == .relevance ? nil : try orderedSearchPlan(text, query, order)
-            if plan == .selecting {
+            if case let .selecting(bySource) = plan {
                 return try withSelectedIDs(try matchingIDs(text)) {
-                    let listing = Self.listing(query, order: order, search: text, selectedMatches: true, columns: columns)
+                    let listing = Self.listing(query, order: order, search: text, selectedMatches: true,
+                                               columns: columns, walkingOrderIndex: !bySource)
                     return try read(listing.sql, listing.values)
                 }
             }
@@ -209,11 +210,12 @@ extension FeedStore {
                         columns: String = cardColumns, joinSources: Bool = true, scoresOnly: Bool = false,
                         walkingOrderIndex: Bool = false, sortingKeys: Bool = false) -> (sql: String, values: [SQLValue]) {
         let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
-        // Selected matches: the set tested first (in the index walked, no row read), and the
-        // sources tested on the walk too (SQLite would read their cards by source and sort them).
+        // Selected matches: the set tested first (in the index walked, no row read); walking the
+        // order's index (`walkingOrderIndex`), the sources are tested on the walk too (SQLite
+        // would read their cards by source and sort them).
         let selecting = selectedMatches && search != nil && order != .relevance
         var filter = preselecting ? CardFilter() : cardFilter(
-            query, unindexedSources: (walkingOrderIndex && search == nil) || selecting, order: order,
+            query, unindexedSources: walkingOrderIndex && (search == nil || selecting), order: order,
             first: selecting ? "\(CardIDFilter.functionName)(c.id)" : nil)
         if preselecting, let range = preselected {
             // The range lets FTS5 start its walk at the newest selected id.

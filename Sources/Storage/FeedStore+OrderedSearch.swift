@@ -2,39 +2,61 @@ import FeedModel
 
 /// How a search in a listing order (any but relevance) finds its cards. Each lists the same
 /// cards in the same order (the order's terms, `CardOrder`); they differ in what they read:
-/// - `probing`: walk the order's index and test each card against the FTS5 index (an FTS5
-///   query a card, ~30 µs on a million cards): stops after `limit` matches, so it suits a word
-///   so common that they come within a few hundred cards;
-/// - `selecting`: read the matches' ids into a `CardIDFilter` set first (~0.1 µs a match), then
-///   walk the order's index testing each card against the set in memory (~0.15 µs a card,
-///   its row read only when it matches): suits the words in between;
-/// - `sorting`: look every match up by id and sort them (~5 µs a match: a row read for the
-///   order's key): suits a rare word.
+/// - `probing`: walk the order's index (or the filter's sources' cards) and test each card
+///   against the FTS5 index (an FTS5 query a card, ~30 µs on a million cards): stops after
+///   `limit` matches, so it suits a word so common that they come within a few hundred cards;
+/// - `selecting`: read the matches' ids into a `CardIDFilter` set first (~0.06 µs a match), then
+///   walk the order's index testing each card against the set in memory (~0.15 µs a card, its
+///   row read only when it matches), or, `bySource`, the filter's sources' cards by source;
+/// - `sorting`: look every match up by id (~1 µs) and sort those the filters let through
+///   (~5 µs more each: their whole rows go to the sort): suits a rare word.
 /// `choose` compares their costs. Measured on a million cards (bench/scale.sh): `"harbour
 /// lanterns"` (4,974 matches) in title order took 30 ms sorted, 2 ms selected; `update` (287,000
 /// matches) in newest order took 5 ms probed, 15 ms selected (reading the ids), and the exact
-/// count that used to decide between probing and sorting cost 15 ms of its own.
+/// count that used to decide between probing and sorting cost 15 ms of its own; `update --sort
+/// title --tag blogs` took 680 ms probed (12,678 cards of the tag), 60 ms selected.
 enum OrderedSearchPlan: Equatable {
-    case probing, selecting, sorting
+    case probing
+    case selecting(bySource: Bool)
+    case sorting
 
     /// Costs in µs, measured as above.
-    static let probeCost = 30.0, readCost = 0.1, walkCost = 0.15, sortCost = 5.0
+    static let probeCost = 30.0, readCost = 0.06, walkCost = 0.15, rowCost = 1.0, wholeRowCost = 5.0
 
-    /// The cheapest plan for `matches` matches (an estimate, see `FeedStore.orderedSearchPlan`)
-    /// among `cards` cards, of which `passing` pass the source filters (all without one), when
-    /// `limit` cards are wanted (nil: all). A walk of the order's index reads until `limit` cards
-    /// match and pass, about limit × cards / (matches × passing / cards) of them, if the words
-    /// are spread evenly; without a limit it reads every card.
-    static func choose(matches: Int64, cards: Int64, passing: Int64, limit: Int?) -> OrderedSearchPlan {
-        guard matches > 0, cards > 0 else { return .sorting }
-        let m = Double(matches), n = Double(cards), passing = Double(max(1, min(passing, cards)))
-        let walked = limit.map { min(n, Double(max(1, $0)) * n / (m * passing / n)) } ?? n
-        let costs: [(OrderedSearchPlan, Double)] = [
-            (.sorting, sortCost * m),
-            (.selecting, readCost * m + walkCost * walked),
-            // Without a limit a walk probes every card: never the cheapest, never considered.
-            (.probing, limit == nil ? .infinity : probeCost * walked),
+    /// What `choose` weighs, all but `limit` estimates: `matches` of `cards` cards; `passing` the
+    /// cards the filters let through (all without one); `walkable` the entries of the index a
+    /// walk reads (the unread cards' own index with --unread in newest or oldest order, all cards
+    /// otherwise); `sourceCards` the cards of the filter's sources (nil without a source filter);
+    /// `rowFilters`: whether a walk reads a matching card's row to test a filter (sources, read
+    /// flag outside its index, date outside the order's index).
+    struct Estimate: Equatable {
+        var matches: Int64, cards: Int64, passing: Int64, walkable: Int64, sourceCards: Int64?
+        var limit: Int?
+        var rowFilters: Bool
+    }
+
+    /// The cheapest plan. A walk of the order's index reads until `limit` cards match and pass,
+    /// about limit / (share matching × share of its entries passing) of them if the words and
+    /// the filters are spread evenly, all of them without a limit.
+    static func choose(_ e: Estimate) -> OrderedSearchPlan {
+        guard e.matches > 0, e.cards > 0 else { return .sorting }
+        let n = Double(e.cards), m = Double(min(e.matches, e.cards))
+        let passing = Double(max(1, min(e.passing, e.cards))), walkable = Double(max(1, min(e.walkable, e.cards)))
+        let walked = e.limit.map { min(walkable, Double(max(1, $0)) / ((m / n) * min(1, passing / walkable))) } ?? walkable
+        let filterRows = e.rowFilters ? walked * (m / n) * rowCost : 0
+        var costs: [(OrderedSearchPlan, Double)] = [
+            (.sorting, m * (rowCost + wholeRowCost * passing / n)),
+            (.selecting(bySource: false), readCost * m + walkCost * walked + filterRows),
+            // Probing reads a source filter's cards by source (SQLite's choice: the sources are
+            // indexed), each probed; else walks the order's index, testing the filters first (a
+            // row read each, when they need one) and probing the cards they let through.
+            (.probing, e.sourceCards.map { probeCost * Double($0) }
+                ?? probeCost * walked * min(1, passing / walkable) + (e.rowFilters ? walked * rowCost : 0)),
         ]
+        if let sourceCards = e.sourceCards.map(Double.init) {
+            costs.append((.selecting(bySource: true),
+                          readCost * m + sourceCards * (walkCost + (m / n) * (rowCost + wholeRowCost))))
+        }
         return costs.min { $0.1 < $1.1 }!.0
     }
 
@@ -59,14 +81,27 @@ extension FeedStore {
             let span = max(1, cards - sampled.1 + 1)
             matches = max(matches, Int64((Double(matches) * Double(cards) / Double(span)).rounded()))
         }
-        var passing = cards
-        if query.sourceID != nil || query.tag != nil {
-            let ids = query.sourceID.map { [$0] } ?? query.taggedSources ?? []
-            let list = ids.map { String($0.rawValue) }.joined(separator: ",")
-            passing = try db.prepare("SELECT coalesce(sum(card_count), 0) FROM sources WHERE id IN (\(list))")
-                .queryOne { $0.int64(0) } ?? 0
+        // The filters' cards from the sources' counts (kept by triggers): a tag's or a source's,
+        // unread or all. (--since is not counted: taken as passing every card.)
+        let sources = query.sourceID.map { [$0] } ?? query.taggedSources
+        var passing = cards, walkable = cards, sourceCards: Int64?
+        if let sources {
+            let list = sources.map { String($0.rawValue) }.joined(separator: ",")
+            let counted = query.unreadOnly ? "unread_count" : "card_count"
+            let counts = try db.prepare("SELECT coalesce(sum(card_count), 0), coalesce(sum(\(counted)), 0) FROM sources WHERE id IN (\(list))")
+                .queryOne { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
+            (sourceCards, passing) = (counts.0, counts.1)
         }
-        return OrderedSearchPlan.choose(matches: matches, cards: cards, passing: passing, limit: query.limit)
+        // Newest and oldest walk the unread cards' index (cards_unread_by_date) with --unread.
+        let unreadIndexed = query.unreadOnly && (order == .newest || order == .oldest)
+        if query.unreadOnly && (sources == nil || unreadIndexed) {
+            let unread = try db.prepare("SELECT coalesce(sum(unread_count), 0) FROM sources").queryOne { $0.int64(0) } ?? 0
+            if sources == nil { passing = unread }
+            if unreadIndexed { walkable = unread }
+        }
+        let rowFilters = sources != nil || (query.unreadOnly && !unreadIndexed) || (query.since != nil && order != .newest && order != .oldest)
+        return OrderedSearchPlan.choose(.init(matches: matches, cards: cards, passing: passing, walkable: walkable,
+                                              sourceCards: sourceCards, limit: query.limit, rowFilters: rowFilters))
     }
 
     /// The ids of every card matching `text` (FTS5 syntax), for the `selecting` plan.
