@@ -124,11 +124,11 @@ extension FeedStore {
         }
         try attachSearchIndex()
         do {
-            if order == .relevance, query.hasFilters {
+            if order == .relevance, query.hasFilters, try preselectsFilteredIDs(text, query) {
                 // The cards passing the filters first (from their indexes), when they are few,
                 // then the window over the matches tests each against that set (see
-                // `CardIDFilter`), starting at the newest of them. Many cards passing: the
-                // window's walk finds its matches soon enough reading their rows.
+                // `CardIDFilter`), starting at the newest of them. Many cards passing, or few
+                // matches (`preselectsFilteredIDs`): the window's walk reads their rows.
                 let selection = Self.filteredIDs(query, atMost: Self.preselectionLimit + 1)
                 let ids = try db.prepare(selection.sql).query(selection.values) { $0.int64(0) }
                 if ids.count <= Self.preselectionLimit {
