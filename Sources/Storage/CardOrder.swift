@@ -24,7 +24,9 @@ import Foundation
 /// Index scans: every order lists all cards, unread cards, a tag's cards or cards since a date
 /// by walking its index. A single source's cards in `oldest` or `title` order are sorted (SQLite
 /// prefers the per-source index there), which sorts that source's cards only. Search results in
-/// any order are usually looked up by id from the FTS matches and only the matches are sorted.
+/// an order walk its index testing each card against the FTS index (a very common word) or
+/// against the matches' ids read first (most words), or look the matches up by id and sort
+/// only them (a rare word): `OrderedSearchPlan` weighs the three.
 public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     /// The name a person types: `feeds read --sort NAME`.
     public let name: String

@@ -124,25 +124,32 @@ extension FeedStore {
         }
         try attachSearchIndex()
         do {
-            if order == .relevance, query.hasFilters {
+            if order == .relevance, query.hasFilters, try preselectsFilteredIDs(text, query) {
                 // The cards passing the filters first (from their indexes), when they are few,
                 // then the window over the matches tests each against that set (see
-                // `CardIDFilter`), starting at the newest of them. Many cards passing: the
-                // window's walk finds its matches soon enough reading their rows.
+                // `CardIDFilter`), starting at the newest of them. Many cards passing, or few
+                // matches (`preselectsFilteredIDs`): the window's walk reads their rows.
                 let selection = Self.filteredIDs(query, atMost: Self.preselectionLimit + 1)
                 let ids = try db.prepare(selection.sql).query(selection.values) { $0.int64(0) }
                 if ids.count <= Self.preselectionLimit {
                     guard let newest = ids.max(), let oldest = ids.min() else { return [Row]() }
-                    let filter = try cardIDFilter ?? CardIDFilter(on: db)
-                    cardIDFilter = filter
-                    filter.ids = CardIDSet(ids)
-                    defer { filter.ids = CardIDSet() }
-                    let listing = Self.listing(query, order: order, search: text, window: window,
-                                               preselected: oldest...newest, columns: columns, scoresOnly: scoresOnly)
+                    return try withSelectedIDs(ids) {
+                        let listing = Self.listing(query, order: order, search: text, window: window,
+                                                   preselected: oldest...newest, columns: columns, scoresOnly: scoresOnly)
+                        return try read(listing.sql, listing.values)
+                    }
+                }
+            }
+            // A listing order: probing, selecting or sorting the matches (`OrderedSearchPlan`).
+            let plan = order == .relevance ? nil : try orderedSearchPlan(text, query, order)
+            if case let .selecting(bySource) = plan {
+                return try withSelectedIDs(try matchingIDs(text)) {
+                    let listing = Self.listing(query, order: order, search: text, selectedMatches: true,
+                                               columns: columns, walkingOrderIndex: !bySource)
                     return try read(listing.sql, listing.values)
                 }
             }
-            let listing = Self.listing(query, order: order, search: text, walk: try walksOrder(text, query, order),
+            let listing = Self.listing(query, order: order, search: text, walk: plan == .probing,
                                        window: window, columns: columns, scoresOnly: scoresOnly)
             return try read(listing.sql, listing.values)
         } catch StorageError.sqlite(_, let code, let message, _) where code & 0xff == 1 /* SQLITE_ERROR */ {
@@ -150,22 +157,6 @@ extension FeedStore {
             // "fts5: syntax error near …", "no such column: foo" (from `foo:bar`)…
             throw StorageError.badSearchQuery(query: person, reason: message)
         }
-    }
-
-    /// How a limited search in an order other than relevance finds its cards. Two plans:
-    /// - walk the order's index and keep the cards that match (an FTS5 lookup each): stops after
-    ///   `limit` matches, so it is fast when matches are common and slow when they are rare;
-    /// - look every match up by id and sort only them: cost grows with the number of matches.
-    /// The number of matches decides (counting them is one pass over the FTS5 doclists): walk
-    /// when about `limit` matches are expected within the first 2,000 cards of the index.
-    private func walksOrder(_ text: String, _ query: CardQuery, _ order: CardOrder) throws -> Bool {
-        guard order != .relevance, let limit = query.limit else { return false }
-        let matches = try db.prepare("SELECT count(*) FROM \(Self.searchTable) WHERE card_search MATCH ?1")
-            .queryOne([.text(text)]) { $0.int64(0) } ?? 0
-        // max(id) bounds the number of cards from above at no cost (ids only grow).
-        let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
-        guard matches > 0 else { return false }
-        return Int64(limit) * cards / matches <= 2_000
     }
 
     /// Filtered cards up to which a relevance search preselects them (`CardIDFilter`): reading
@@ -186,8 +177,11 @@ extension FeedStore {
     /// `unindexedSources`: the source conditions written so that SQLite does not read the cards
     /// by source (`+c.source_id`), for a listing that walks its order's index instead; in
     /// `source` order the tag is tested on the sources (`+s.id`), walked by name.
-    static func cardFilter(_ query: CardQuery, unindexedSources: Bool = false, order: CardOrder? = nil) -> CardFilter {
+    /// `first`: a condition tested before the others (a cheap one, on the index walked).
+    static func cardFilter(_ query: CardQuery, unindexedSources: Bool = false, order: CardOrder? = nil,
+                           first: String? = nil) -> CardFilter {
         var filter = CardFilter()
+        if let first { filter.add(first) }
         let column = unindexedSources ? "+c.source_id" : "c.source_id"
         if let sourceID = query.sourceID { filter.add("\(column) = ?", SQLValue(sourceID)) }
         if query.tag != nil {
@@ -200,8 +194,10 @@ extension FeedStore {
         return filter
     }
 
-    /// The SELECT (and its parameters) of a listing, optionally of search matches only (`walk`:
-    /// see `walksOrder`); internal so tests can EXPLAIN it. `preselected`: a relevance search
+    /// The SELECT (and its parameters) of a listing, optionally of search matches only, in a
+    /// listing order by one of the plans of `OrderedSearchPlan`: `walk` (probing),
+    /// `selectedMatches` (the matches' ids set by the caller in `CardIDFilter`, the order's index
+    /// walked), neither (sorting); internal so tests can EXPLAIN it. `preselected`: a relevance search
     /// whose filters are applied through `CardIDFilter` (its ids, all within the range, set by
     /// the caller) rather than by reading each match's card row. `scoresOnly`: of a relevance
     /// search, the window's `id, score` rows alone, unsorted (`SearchListing` sorts them).
@@ -210,11 +206,17 @@ extension FeedStore {
     /// cards) sorts the cards' ids and keys, then reads the `limit` rows: sorting whole rows
     /// (descriptions included) of a source's 5,000 cards cost 40 ms.
     static func listing(_ query: CardQuery, order: CardOrder, search: String? = nil, walk: Bool = false,
-                        window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil,
+                        selectedMatches: Bool = false, window: Int = relevanceWindow, preselected: ClosedRange<Int64>? = nil,
                         columns: String = cardColumns, joinSources: Bool = true, scoresOnly: Bool = false,
                         walkingOrderIndex: Bool = false, sortingKeys: Bool = false) -> (sql: String, values: [SQLValue]) {
         let preselecting = preselected != nil && search != nil && order == .relevance && query.hasFilters
-        var filter = preselecting ? CardFilter() : cardFilter(query, unindexedSources: walkingOrderIndex && search == nil, order: order)
+        // Selected matches: the set tested first (in the index walked, no row read); walking the
+        // order's index (`walkingOrderIndex`), the sources are tested on the walk too (SQLite
+        // would read their cards by source and sort them).
+        let selecting = selectedMatches && search != nil && order != .relevance
+        var filter = preselecting ? CardFilter() : cardFilter(
+            query, unindexedSources: walkingOrderIndex && (search == nil || selecting), order: order,
+            first: selecting ? "\(CardIDFilter.functionName)(c.id)" : nil)
         if preselecting, let range = preselected {
             // The range lets FTS5 start its walk at the newest selected id.
             filter.add("card_search.rowid <= ?", .integer(range.upperBound))
@@ -275,7 +277,9 @@ extension FeedStore {
                 from = "(\(matches)) m JOIN cards c ON c.id = m.id JOIN sources s ON s.id = c.source_id"
             }
         } else {
-            if let search {
+            if search != nil, selecting {
+                // The matches are the set tested first (see `first` above).
+            } else if let search {
                 if walk {
                     // The order's index, each card tested against the FTS5 index by rowid.
                     filter.add("EXISTS (SELECT 1 FROM \(searchTable) WHERE card_search MATCH ? AND card_search.rowid = c.id)",
