@@ -67,6 +67,15 @@ final class ExcerptCache {
         currentBytes += bytes + 64
     }
 
+    /// Keeps the last run's excerpt of the card `id` for the next run, as it was: a card on a
+    /// page copied from the last run (`IndexSections`), neither read nor rendered this run.
+    func carry(_ id: Int64) {
+        guard current[id] == nil, let entry = previous[id], current.count < Self.maxEntries,
+              currentBytes + entry.text.utf8.count + 64 <= Self.maxFileBytes else { return }
+        current[id] = entry
+        currentBytes += entry.text.utf8.count + 64
+    }
+
     /// The file's bytes for this run's entries, by id.
     func bytes() -> [UInt8] {
         var out = Array((Self.format + "\n").utf8)

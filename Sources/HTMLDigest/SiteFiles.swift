@@ -27,7 +27,7 @@ final class SiteFiles {
     static let manifestName = ".feeds-site"
     static let manifestHeader = "# written by feeds html: the files it may replace or delete here; edit at your peril"
     /// The writer's own files in the site's root: never a page, never deleted.
-    static let ownFiles: Set<String> = [manifestName, PageManifest.fileName, ExcerptCache.fileName]
+    static let ownFiles: Set<String> = [manifestName, PageManifest.fileName, ExcerptCache.fileName, IndexSections.fileName]
 
     let root: String
     private(set) var written: [String] = []
