@@ -295,7 +295,7 @@ public struct DigestWriter {
             sections.record(s.source, s.entry, offset: offset)
             offset += s.entry.bytes.count
         }
-        try files.write("index.html", index)
+        if sections.isPreviousIndex(index) { files.keep("index.html") } else { try files.write("index.html", index) }
         try files.writeOwn(IndexSections.fileName, sections.bytes(index: index))
     }
 

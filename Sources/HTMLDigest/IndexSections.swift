@@ -23,6 +23,7 @@ final class IndexSections {
     static let fileName = ".feeds-index"
     /// Bump when a section's markup changes.
     static let format = "feeds-index 1"
+    static let maxFileBytes = 64 << 20
 
     struct Entry {
         var stamp: String
@@ -36,10 +37,19 @@ final class IndexSections {
     }
 
     private let previous: [Int64: Entry]
+    /// The last index.html's bytes, when the cache is its.
+    let previousIndex: [UInt8]?
     private var current: [(Int64, Entry, offset: Int)] = []
 
     init(root: String) {
-        previous = Self.read(root: root)
+        (previous, previousIndex) = Self.read(root: root)
+    }
+
+    /// Whether `index` is the last index.html, byte for byte (then it is not written again,
+    /// nor read again to find that out).
+    func isPreviousIndex(_ index: [UInt8]) -> Bool {
+        guard let old = previousIndex, old.count == index.count else { return false }
+        return old.withUnsafeBytes { a in index.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
     }
 
     /// The last run's section of `source` when its stamp is `stamp` and its ages read the same
@@ -85,17 +95,15 @@ final class IndexSections {
         return "\(bytes.count)\t" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    private static func read(root: String) -> [Int64: Entry] {
+    private static func read(root: String) -> ([Int64: Entry], [UInt8]?) {
         let indexPath = root + "/index.html"
-        guard let data = FileManager.default.contents(atPath: root + "/" + fileName) else { return [:] }
-        let lines = [UInt8](data).split(separator: UInt8(ascii: "\n"))
+        guard let data = SiteFiles.readRegularFile(root + "/" + fileName, limit: maxFileBytes) else { return ([:], nil) }
+        let lines = data.split(separator: UInt8(ascii: "\n"))
         var info = stat()
         // The size first: a file of another size is not read.
         guard let header = lines.first.map({ String(decoding: $0, as: UTF8.self) }),
               lstat(indexPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, header.hasPrefix(format + "\t\(info.st_size)\t"),
-              let index = FileManager.default.contents(atPath: indexPath) else { return [:] }
-        let old = [UInt8](index)
-        guard header == format + "\t" + identity(old) else { return [:] }
+              let old = SiteFiles.readRegularFile(indexPath, limit: Int(info.st_size)), header == format + "\t" + identity(old) else { return ([:], nil) }
         var out: [Int64: Entry] = [:]
         for line in lines.dropFirst() {
             let f = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -108,6 +116,6 @@ final class IndexSections {
             out[id] = Entry(stamp: f[1], validFrom: from, validUntil: until, first: first, cardIDs: ids, images: images,
                             bytes: old[offset..<(offset + length)])
         }
-        return out
+        return (out, old)
     }
 }
