@@ -195,9 +195,13 @@ public struct DigestModel {
     /// A source's row on the index (its newest cards since `since`, at most `cardsPerRow`) and
     /// its counts, read from the store.
     func latestCards(of id: SourceID) throws -> SourceCards {
-        SourceCards(row: try store.cards(CardQuery(sourceID: id, since: options.since, limit: options.cardsPerRow), order: .newest).map(published),
-                    latestCount: try store.cardCount(CardQuery(sourceID: id, since: options.since)),
+        SourceCards(row: try latestRow(of: id), latestCount: try store.cardCount(CardQuery(sourceID: id, since: options.since)),
                     latestUnread: latestUnread[id] ?? 0, total: sourceStamps[id]?.count ?? 0)
+    }
+
+    /// A source's row on the index alone.
+    func latestRow(of id: SourceID) throws -> [StoredCard] {
+        try store.cards(CardQuery(sourceID: id, since: options.since, limit: options.cardsPerRow), order: .newest).map(published)
     }
 
     /// The cards worth downloading images for, newest first: those of the latest lists (sort
@@ -207,7 +211,7 @@ public struct DigestModel {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
         let pages = try sources.map { try sourcePageCards($0.id, since: options.since) }
-        let rows = try sources.map { try latestCards(of: $0.id).row }
+        let rows = try sources.map { try latestRow(of: $0.id) }
         let lists = [latest] + rows + pages
             + sorted.map(\.cards) + (try tags.map { try tagPageCards($0.tag, since: options.since) })
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
