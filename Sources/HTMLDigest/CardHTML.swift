@@ -288,6 +288,21 @@ struct CardHTML {
 
     /// A coarse age, so that a page rewritten within the same hour stays byte-identical:
     /// "under an hour ago", "5 h ago", "3 days ago", else the date.
+    /// The moments (seconds since 1970) around `now` at which `age(of: t, now:)` reads as it
+    /// does at `now`, a run without gaps: what a section of the index kept from the last run
+    /// is valid for (`IndexSections`). The same boundaries as `age`; the whole run, so that
+    /// any moment of it gives the same span (a kept section's is a fresh write's).
+    static func ageSpan(of t: Timestamp, now: Timestamp) -> Range<Int64> {
+        let seconds = now.seconds(since: t)
+        let step: Int64
+        if seconds < 0 { return Int64.min..<t.secondsSince1970 }
+        if seconds < 86_400 { step = 3_600 } else if seconds < 14 * 86_400 { step = 86_400 } else {
+            return t.secondsSince1970.saturatingAdd(14 * 86_400)..<Int64.max
+        }
+        let start = t.secondsSince1970.saturatingAdd(seconds / step * step)
+        return start..<max(start, t.secondsSince1970.saturatingAdd((seconds / step + 1) * step))
+    }
+
     static func age(of t: Timestamp, now: Timestamp) -> String {
         let seconds = now.seconds(since: t)
         if seconds < 0 { return shortDate(t) + " UTC" }

@@ -63,8 +63,9 @@ public struct SourceCards: Sendable {
     public var total: Int
 }
 
-/// The cards and sources of one site. Only bounded lists are read up front (the sort pages,
-/// each source's row); a source's and a tag's page are read when the page is written (and
+/// The cards and sources of one site. Only bounded lists are read up front (the sort pages);
+/// a source's row on the index when its section is rendered (see `IndexSections`), a source's
+/// and a tag's page are read when the page is written (and
 /// only when its cards changed, see `PageManifest`), the archive one day at a time
 /// (`DigestStore.eachCardOfDay`), so memory does not grow with the number of cards (5,000
 /// sources' pages held together were 1,000,000 cards, 1.77 GB).
@@ -76,7 +77,10 @@ public struct DigestModel {
     /// The sort orders a page is written for, with each order's cards since `since` (at most
     /// `cardsPerSortPage`).
     public var sorted: [(order: CardOrder, cards: [StoredCard])]
-    public var perSource: [SourceID: SourceCards]
+    /// How many of each source's cards since `since` are unread (a source with none: missing).
+    /// The rows themselves are read per source when needed (`latestCards(of:)`): a section of
+    /// the index kept from the last run needs only this count (`IndexSections`).
+    public var latestUnread: [SourceID: Int]
     /// Each source's stamp (see `CardStamp`): its page changed only when this did.
     public var sourceStamps: [SourceID: CardStamp] = [:]
     /// The archive's days' stamps, when read with the sources' (without `--tag`); nil: the
@@ -115,13 +119,10 @@ public struct DigestModel {
         } else {
             stamps = try store.cardStampsBySource()
         }
-        var perSource: [SourceID: SourceCards] = [:]
+        var latestUnread: [SourceID: Int] = [:]
         for source in sources {
-            perSource[source.id] = SourceCards(
-                row: published(try store.cards(CardQuery(sourceID: source.id, since: options.since, limit: options.cardsPerRow), order: .newest)),
-                latestCount: try store.cardCount(CardQuery(sourceID: source.id, since: options.since)),
-                latestUnread: try store.cardCount(CardQuery(sourceID: source.id, unreadOnly: true, since: options.since)),
-                total: stamps[source.id]?.count ?? 0)
+            let unread = try store.cardCount(CardQuery(sourceID: source.id, unreadOnly: true, since: options.since))
+            if unread > 0 { latestUnread[source.id] = unread }
         }
         var tags: [(String, Int)] = []
         for tag in Set(sources.flatMap(\.configuration.tags)).filter({ !$0.isEmpty }).sorted() {
@@ -132,7 +133,7 @@ public struct DigestModel {
                 : try store.cardCount(CardQuery(tag: tag))
             tags.append((tag, total))
         }
-        var model = DigestModel(store: store, options: options, sources: sources, sorted: sorted, perSource: perSource, names: names)
+        var model = DigestModel(store: store, options: options, sources: sources, sorted: sorted, latestUnread: latestUnread, names: names)
         model.sourceStamps = stamps
         model.archiveDayStamps = dayStamps
         model.tags = tags
@@ -191,13 +192,16 @@ public struct DigestModel {
     /// The newest cards since `since` (at most `cardsPerSortPage`): the Atom feed.
     public var latest: [StoredCard] { sorted.first { $0.order == .newest }?.cards ?? [] }
 
-    /// Every card read up front (each list bounded): the index and the sort pages.
-    var boundedCards: [StoredCard] {
-        var seen = Set<CardID>()
-        var out: [StoredCard] = []
-        let lists = sorted.map(\.cards) + sources.map { perSource[$0.id]?.row ?? [] }
-        for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
-        return out
+    /// A source's row on the index (its newest cards since `since`, at most `cardsPerRow`) and
+    /// its counts, read from the store.
+    func latestCards(of id: SourceID) throws -> SourceCards {
+        SourceCards(row: try latestRow(of: id), latestCount: try store.cardCount(CardQuery(sourceID: id, since: options.since)),
+                    latestUnread: latestUnread[id] ?? 0, total: sourceStamps[id]?.count ?? 0)
+    }
+
+    /// A source's row on the index alone.
+    func latestRow(of id: SourceID) throws -> [StoredCard] {
+        try store.cards(CardQuery(sourceID: id, since: options.since, limit: options.cardsPerRow), order: .newest).map(published)
     }
 
     /// The cards worth downloading images for, newest first: those of the latest lists (sort
@@ -207,7 +211,8 @@ public struct DigestModel {
         var seen = Set<CardID>()
         var out: [StoredCard] = []
         let pages = try sources.map { try sourcePageCards($0.id, since: options.since) }
-        let lists = [latest] + sources.map { perSource[$0.id]?.row ?? [] } + pages
+        let rows = try sources.map { try latestRow(of: $0.id) }
+        let lists = [latest] + rows + pages
             + sorted.map(\.cards) + (try tags.map { try tagPageCards($0.tag, since: options.since) })
         for list in lists { for card in list where seen.insert(card.id).inserted { out.append(card) } }
         return out

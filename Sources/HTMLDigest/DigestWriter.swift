@@ -129,10 +129,12 @@ public struct DigestWriter {
         }
 
         cards.forgetTexts()
-        // The latest pages are rendered on every run: their excerpts kept from the last.
-        cards.prepareExcerpts(model.boundedCards, cache: excerptCache)
         pages.places = places
-        try files.write("index.html", pages.index(&cards))
+        // The days a row's cards may be on: those from the day of `since` on.
+        let sinceDay = options.since.secondsSince1970.saturatingSubtract(((options.since.secondsSince1970 % 86_400) + 86_400) % 86_400)
+        let recentDays = zip(days, dayStamps).filter { $0.1.day.secondsSince1970 >= sinceDay }.map(\.0.name)
+        try writeIndex(model, pages: pages, recentDays: recentDays, frame: frame, files: files, excerptCache: excerptCache,
+                       imageURLs: imageURLs, &cards)
         for (order, list) in model.sorted { try files.write("sort-\(order.name).html", pages.sortPage(order, list, &cards)) }
         try files.write("sources/index.html", pages.sourceIndex())
 

@@ -67,6 +67,15 @@ final class ExcerptCache {
         currentBytes += bytes + 64
     }
 
+    /// Keeps the last run's excerpt of the card `id` for the next run, as it was: a card on a
+    /// page copied from the last run (`IndexSections`), neither read nor rendered this run.
+    func carry(_ id: Int64) {
+        guard current[id] == nil, let entry = previous[id], current.count < Self.maxEntries,
+              currentBytes + entry.text.utf8.count + 64 <= Self.maxFileBytes else { return }
+        current[id] = entry
+        currentBytes += entry.text.utf8.count + 64
+    }
+
     /// The file's bytes for this run's entries, by id.
     func bytes() -> [UInt8] {
         var out = Array((Self.format + "\n").utf8)
@@ -93,7 +102,7 @@ final class ExcerptCache {
     /// The entries of the file at `path`; none when it is missing, not a regular file, too
     /// big or of another format; a damaged line is left out.
     private static func read(_ path: String) -> [Int64: Entry] {
-        guard let data = readRegularFile(path) else { return [:] }
+        guard let data = SiteFiles.readRegularFile(path, limit: maxFileBytes) else { return [:] }
         var out: [Int64: Entry] = [:]
         // Walked as bytes, each line once (31,000 lines, 15 MB: splitting into arrays and
         // Strings per field was a twentieth of a rerun).
@@ -157,24 +166,5 @@ final class ExcerptCache {
             value = value << 4 | UInt64(digit)
         }
         return value
-    }
-
-    /// The bytes of a regular file (not a link, a device or a pipe) of at most `maxFileBytes`.
-    private static func readRegularFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, info.st_size <= maxFileBytes else { return nil }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, size - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            offset += n
-        }
-        return bytes
     }
 }

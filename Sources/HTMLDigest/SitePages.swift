@@ -25,49 +25,52 @@ struct SitePages {
     func post(_ card: StoredCard) -> CardHTML.Post { places.link(card).map { .link($0) } ?? .none }
 
 
-    /// The index's sections: the source with the newest card first (the newest card of each
-    /// row: dated cards before undated ones, then sort date), ties by name as `sources`. A
-    /// source with nothing new has no section.
-    var sectionsNewestFirst: [StoredSource] {
-        let withCards = sources.enumerated().compactMap { i, source -> (Int, StoredSource, StoredCard)? in
-            guard let first = model.perSource[source.id]?.row.first else { return nil }
-            return (i, source, first)
-        }
-        return withCards.sorted { a, b in
-            let (da, db) = (a.2.card.date != nil, b.2.card.date != nil)
-            if da != db { return da }
-            if a.2.sortDate != b.2.sortDate { return a.2.sortDate > b.2.sortDate }
-            return a.0 < b.0
-        }.map(\.1)
+    /// Whether the section of `a` comes before that of `b` on the index: the source with the
+    /// newest card first (the newest card of each row: dated cards before undated ones, then
+    /// sort date), ties by `rank`, the source's place in `sources`. A source with nothing new
+    /// has no section.
+    static func sectionBefore(_ a: (first: ArchivePlaces.Key, rank: Int), _ b: (first: ArchivePlaces.Key, rank: Int)) -> Bool {
+        if a.first.undated != b.first.undated { return !a.first.undated }
+        if a.first.sortDate != b.first.sortDate { return a.first.sortDate > b.first.sortDate }
+        return a.rank < b.rank
     }
 
     // MARK: Latest digest
 
-    func index(_ html: inout CardHTML) -> String {
+    /// The index: `sections` (the rendered sections in `sectionBefore` order) between the page's
+    /// head and foot; with the head's length (where the first section starts).
+    func index(sections: [ArraySlice<UInt8>]) -> (bytes: [UInt8], headLength: Int) {
+        var head = ""
+        PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &head)
+        head += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source, the source with the newest card first. "
+        head += "All of them by order: " + switcherLinks(current: nil) + ".</p>\n"
+        var tail = ""
+        if sections.isEmpty { tail += "<p class=\"empty\">No new cards since " + CardHTML.shortDate(options.since) + " UTC.</p>\n" }
+        PageFrame.close(into: &tail)
+        var out = Array(head.utf8)
+        out.reserveCapacity(out.count + sections.reduce(0) { $0 + $1.count } + tail.utf8.count)
+        for section in sections { out += section }
+        out += tail.utf8
+        return (out, head.utf8.count)
+    }
+
+    /// The index's section of `source` (its row of `cards`; the source must have a card since
+    /// `since`).
+    func indexSection(_ source: StoredSource, _ cards: SourceCards, _ html: inout CardHTML) -> String {
         var out = ""
-        PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &out)
-        out += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source, the source with the newest card first. "
-        out += "All of them by order: " + switcherLinks(current: nil) + ".</p>\n"
-        var any = false
-        for source in sectionsNewestFirst {
-            guard let cards = model.perSource[source.id], !cards.row.isEmpty else { continue }
-            any = true
-            let headingID = "s\(source.id.rawValue)"
-            out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
-            out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
-            if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
-            // What the number counts, said: the cards since `since`, and of those the unread.
-            out += " <span class=\"count\">" + Self.count(cards.latestCount, "card") + " since " + CardHTML.shortDate(options.since)
-                + ", \(cards.latestUnread) unread</span></h2>\n"
-            row(Array(cards.row.prefix(options.cardsPerRow)), label: model.name(of: source), root: "", age: true, &html, into: &out)
-            if cards.latestCount > options.cardsPerRow {
-                out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
-                    + HTMLEscaping.text(model.name(of: source)) + "</a></p>\n"
-            }
-            out += "</section>\n"
+        let headingID = "s\(source.id.rawValue)"
+        out += "<section class=\"source\" aria-labelledby=\"\(headingID)\">\n<h2 id=\"\(headingID)\">"
+        out += "<a href=\"sources/\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
+        if source.configuration.kind == .search { out += " <span class=\"kind\">saved search</span>" }
+        // What the number counts, said: the cards since `since`, and of those the unread.
+        out += " <span class=\"count\">" + Self.count(cards.latestCount, "card") + " since " + CardHTML.shortDate(options.since)
+            + ", \(cards.latestUnread) unread</span></h2>\n"
+        row(Array(cards.row.prefix(options.cardsPerRow)), label: model.name(of: source), root: "", age: true, &html, into: &out)
+        if cards.latestCount > options.cardsPerRow {
+            out += "<p class=\"more\"><a href=\"sources/\(source.id.rawValue).html\">All cards of "
+                + HTMLEscaping.text(model.name(of: source)) + "</a></p>\n"
         }
-        if !any { out += "<p class=\"empty\">No new cards since " + CardHTML.shortDate(options.since) + " UTC.</p>\n" }
-        PageFrame.close(into: &out)
+        out += "</section>\n"
         return out
     }
 
@@ -207,7 +210,7 @@ struct SitePages {
         out += "<ul class=\"sources\">\n"
         for source in sources {
             out += "<li><a href=\"\(source.id.rawValue).html\">" + HTMLEscaping.text(model.name(of: source)) + "</a>"
-            out += " <span class=\"count\">" + Self.count(model.perSource[source.id]?.total ?? 0, "card") + "</span>"
+            out += " <span class=\"count\">" + Self.count(model.sourceStamps[source.id]?.count ?? 0, "card") + "</span>"
             // A message may quote the address it failed on: published scrubbed.
             if let reason = source.disabledReason {
                 out += " <span class=\"problem\">disabled: " + HTMLEscaping.text(PublicAddress.scrubbed(reason)) + "</span>"

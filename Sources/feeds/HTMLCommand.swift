@@ -25,7 +25,9 @@ enum HTMLCommand: Command {
     DIR/.feeds-pages records what each page of the archive, a source and a tag was written
     from: a rerun renders only the pages whose cards changed (new, edited, removed), the
     latest pages and the lists; delete it to have every page rendered again. DIR/.feeds-excerpts
-    keeps the latest pages' excerpts, each with a hash of the text it was made from.
+    keeps the latest pages' excerpts, each with a hash of the text it was made from;
+    DIR/.feeds-index each source's section of index.html, copied on a rerun while the source's
+    cards, unread count and the cards' ages ("5 h ago") read the same.
 
     options:
       --out DIR          the folder to write (created when missing)
