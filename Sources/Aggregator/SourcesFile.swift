@@ -165,7 +165,12 @@ public enum SourcesFile {
         guard let data = contents(atPath: path) else {
             throw AggregatorError.cannotRead(path: path, reason: "permission denied or not a file")
         }
-        return listing(String(decoding: data, as: UTF8.self), path: path)
+        return listing(data, path: path)
+    }
+
+    /// The listing of a sources file's bytes as read from `path`.
+    static func listing(_ data: Data, path: String) -> SourcesListing {
+        listing(String(decoding: data, as: UTF8.self), path: path)
     }
 
     /// Every line that reads, or the first problem (a line given on the command line, a test).

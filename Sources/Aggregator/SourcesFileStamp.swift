@@ -11,14 +11,16 @@ import Foundation
 /// Not a timestamp: an editor that keeps the size and writes within the clock's resolution
 /// changes the bytes all the same.
 enum SourcesFileStamp {
-    /// The stamp of the file at `path` as it is now; nil when it cannot be read (missing, or not
-    /// a regular readable file: the sync then runs, and says what is wrong).
-    static func of(path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return stamp(Array(data), executable: executableIdentity)
+    /// The stamp of a sources file's bytes, read by this program.
+    static func of(_ data: Data) -> String {
+        data.withUnsafeBytes { stamp($0, executable: executableIdentity) }
     }
 
     static func stamp(_ bytes: [UInt8], executable: String) -> String {
+        bytes.withUnsafeBytes { stamp($0, executable: executable) }
+    }
+
+    static func stamp(_ bytes: UnsafeRawBufferPointer, executable: String) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x84222325_cbf29ce4
         let prime: UInt64 = 0x0000_0100_0000_01b3
         for byte in bytes {

@@ -73,21 +73,29 @@ public final class Workspace {
     /// shared by workers whose files may differ, and syncs at every open as before.
     public convenience init(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws {
         try self.init(paths: paths, database: database)
-        // The stamp is taken before the file is read for the sync: a file changed in between is
-        // synced as read and stamped as it was, so the next open syncs again.
-        let stamp = fileStamp()
-        if let stamp, let sqlite, (try? sqlite.sourcesFileStamp()) == stamp { return }
+        let file = readStamped()
+        if let file, let sqlite, (try? sqlite.sourcesFileStamp()) == file.stamp { return }
+        keepListing(of: file)
         try sync(now: now)
-        record(stamp)
+        record(file?.stamp)
     }
 
-    /// The sources file's stamp now, when the store keeps one (SQLite).
-    private func fileStamp() -> String? {
-        sqlite == nil ? nil : SourcesFileStamp.of(path: paths.sourcesFile)
+    /// When the store keeps stamps (SQLite): the sources file's bytes, read once, and their
+    /// stamp. Nil when the file does not read (the listing is then read when asked for, and
+    /// says why).
+    private func readStamped() -> (stamp: String, data: Data)? {
+        guard sqlite != nil, let data = SourcesFile.contents(atPath: paths.sourcesFile) else { return nil }
+        return (SourcesFileStamp.of(data), data)
     }
 
-    /// Records `stamp` (taken before the file was read) after a sync, unless a line does not
-    /// read (every command says so until it is fixed) or it is recorded already. Best effort: a
+    /// The listing of `file`'s bytes becomes the workspace's: what is synced and stamped is
+    /// what was read once.
+    private func keepListing(of file: (stamp: String, data: Data)?) {
+        if let file { read = SourcesFile.listing(file.data, path: paths.sourcesFile) }
+    }
+
+    /// Records `stamp` (of the bytes the sync read) after a sync, unless a line does not read
+    /// (every command says so until it is fixed) or it is recorded already. Best effort: a
     /// store that cannot take the write syncs at every open, as it did without stamps.
     private func record(_ stamp: String?) {
         guard let stamp, let sqlite, problems.isEmpty, (try? sqlite.sourcesFileStamp()) != stamp else { return }
@@ -101,16 +109,17 @@ public final class Workspace {
     /// `feeds sources` with 5,000 sources). After a write they are read again.
     public static func openListing(paths: FeedsPaths, database: String? = nil, now: Timestamp) throws -> (Workspace, PairedSources) {
         let workspace = try Workspace(paths: paths, database: database)
-        let stamp = workspace.fileStamp()
+        let file = workspace.readStamped()
+        workspace.keepListing(of: file)
         let stored = try workspace.updateStore.sources(counting: true)
         let matched = SourcePairing.match(try workspace.entries, stored, entryURL: \.url, storedURL: \.configuration.url)
         let changed = try workspace.changedConfigurations(matched) { stored[$0].configuration }
         guard changed.isEmpty else {
             try workspace.updateStore.upsertSources(changed, now: now)
-            workspace.record(stamp)
+            workspace.record(file?.stamp)
             return (workspace, try workspace.pairedSources())
         }
-        workspace.record(stamp)
+        workspace.record(file?.stamp)
         return (workspace, try workspace.paired(stored, matched))
     }
 

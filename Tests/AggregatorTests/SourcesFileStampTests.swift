@@ -60,6 +60,21 @@ final class SourcesFileStampTests: XCTestCase {
         }
     }
 
+    func testAStampThatIsNotTheFilesIsASyncNotAnError() throws {
+        let home = TemporaryDirectory()
+        try home.write("sources", "https://a.example/feed name=alpha\n")
+        let first = try open(home)
+        for garbage in ["x", String(repeating: "9", count: 10_000), "0:0:0 ", "\u{0}\u{202E}", "NaN"] {
+            try first.store.db.execute("UPDATE sources SET name = 'changed by hand'")
+            try first.store.recordSourcesFileStamp(garbage)
+            let reopened = try open(home)
+            XCTAssertEqual(try names(reopened)["https://a.example/feed"], "alpha", garbage)
+            XCTAssertNotEqual(try reopened.store.sourcesFileStamp(), garbage)
+        }
+        XCTAssertThrowsError(try first.store.db.execute("INSERT OR REPLACE INTO sources_file_stamp (id, stamp) VALUES (1, '')"))
+        XCTAssertThrowsError(try first.store.db.execute("INSERT INTO sources_file_stamp (id, stamp) VALUES (2, 'x')"))
+    }
+
     func testAFileWithABrokenLineIsNeverStampedAndWarnsAtEveryOpen() throws {
         let home = TemporaryDirectory()
         try home.write("sources", "https://a.example/feed\nhttps://b.example/feed every=0x\n")
