@@ -1,11 +1,12 @@
+import FeedModel
 import Foundation
 
 /// What a sources file reads as, to tell whether the store's sources were synced from exactly
 /// this file by this program (`Workspace`: with 5,000 sources, reading the file and comparing it
 /// with every stored configuration was ~11 ms of every command; a stamp costs the file's bytes
-/// and one hash). Made of the file's length and a 128-bit hash of its bytes (two 64-bit FNV-1a
-/// lanes, a per-lane offset; not cryptographic: the file is the user's own, and a hash that
-/// matched a different file would only delay a sync until the next edit), and the identity of
+/// and one hash). Made of the file's length and a 64-bit hash of its bytes (`StableHash.ofBytes`,
+/// as `feeds html` names its index; not cryptographic: the file is the user's own, and a hash
+/// that matched a different file would only delay a sync until the next edit), and the identity of
 /// the running executable (its device, inode, size and modification time), so a new build,
 /// which may read lines differently, syncs again once.
 /// Not a timestamp: an editor that keeps the size and writes within the clock's resolution
@@ -21,13 +22,7 @@ enum SourcesFileStamp {
     }
 
     static func stamp(_ bytes: UnsafeRawBufferPointer, executable: String) -> String {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x84222325_cbf29ce4
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        for byte in bytes {
-            a = (a ^ UInt64(byte)) &* prime
-            b = (b ^ UInt64(byte ^ 0x5c)) &* prime
-        }
-        return "\(bytes.count):\(String(a, radix: 16)):\(String(b, radix: 16)) \(executable)"
+        "\(bytes.count):\(StableHash.hex(StableHash.ofBytes(bytes))) \(executable)"
     }
 
     /// The running executable as the file system knows it; empty when it cannot be told.

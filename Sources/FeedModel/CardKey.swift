@@ -66,7 +66,25 @@ public enum StableHash {
 
     public static func fnv1a64Hex(_ s: String) -> String { hex(fnv1a64(s)) }
 
-    static func hex(_ value: UInt64) -> String {
+    /// A whole file's bytes, eight at a step (an FNV-1a-like multiply with a shift folded in,
+    /// seeded with the length): 31 MB in a few ms where byte-wise FNV-1a took ~50. What tells a
+    /// file a cache was made from from any other (`feeds html`'s index, the sources file).
+    public static func ofBytes(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            h ^= h >> 29
+            i += 8
+        }
+        while i < raw.count {
+            h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01b3
+            i += 1
+        }
+        return h
+    }
+
+    public static func hex(_ value: UInt64) -> String {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
