@@ -158,8 +158,11 @@ public final class Workspace {
 
     /// Re-reads the sources file (after `add`, `remove`, `import` changed it) and syncs.
     public func reload(now: Timestamp) throws {
-        read = try SourcesFile.readListing(path: paths.sourcesFile)
+        let file = readStamped()
+        if file == nil { read = try SourcesFile.readListing(path: paths.sourcesFile) }
+        keepListing(of: file)
         try sync(now: now)
+        record(file?.stamp)
     }
 
     /// Each entry of the file with its stored state, in file order (`counting`: see

@@ -75,6 +75,19 @@ final class SourcesFileStampTests: XCTestCase {
         XCTAssertThrowsError(try first.store.db.execute("INSERT INTO sources_file_stamp (id, stamp) VALUES (2, 'x')"))
     }
 
+    func testAReloadSyncsAndStampsWhatItRead() throws {
+        let home = TemporaryDirectory()
+        try home.write("sources", "https://a.example/feed name=alpha\n")
+        let workspace = try open(home)
+        try home.write("sources", "https://a.example/feed name=bravo\nhttps://b.example/feed\n")
+        try workspace.reload(now: now)
+        XCTAssertEqual(try names(workspace)["https://a.example/feed"], "bravo")
+        XCTAssertEqual(try workspace.entries.count, 2)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: home.path + "/sources")))
+        XCTAssertEqual(try workspace.store.sourcesFileStamp(),
+                       SourcesFileStamp.stamp(bytes, executable: SourcesFileStamp.executableIdentity))
+    }
+
     func testAFileWithABrokenLineIsNeverStampedAndWarnsAtEveryOpen() throws {
         let home = TemporaryDirectory()
         try home.write("sources", "https://a.example/feed\nhttps://b.example/feed every=0x\n")
