@@ -117,12 +117,34 @@ extension FeedStore {
     /// walk would cost as much as the ids (`search quixotrelliph --unread`: 40 rows, where the
     /// 155,000 unread ids took 15 ms).
     func preselectsFilteredIDs(_ text: String, _ query: CardQuery) throws -> Bool {
-        let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
-        let passing = try filterCounts(query, cards: cards).passing
+        try preselects(text, passing: try filteredCount(query))
+    }
+
+    private func preselects(_ text: String, passing: Int64) throws -> Bool {
         let cap = Int64((Double(passing) * 0.1 / 3).rounded(.up))
         let matches = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM \(Self.searchTable) WHERE card_search MATCH ?1 LIMIT \(cap))")
             .queryOne([.text(text)]) { $0.int64(0) } ?? 0
         return matches >= cap
+    }
+
+    /// `filterCounts(query).passing`, of the cards there are (max(id) bounds them at no cost).
+    private func filteredCount(_ query: CardQuery) throws -> Int64 {
+        let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
+        return try filterCounts(query, cards: cards).passing
+    }
+
+    /// The ids a filtered relevance search preselects (`preselectsFilteredIDs`), or nil when it
+    /// does not: more than `preselectionLimit` of them, or few matches. The count of the
+    /// filters' cards is exact but for --since (not counted): within the limit, every id is
+    /// read with no limit (the cheaper statement); beyond it, none, unless --since may leave
+    /// fewer (read up to the limit then; beyond it, none is kept).
+    func preselectedIDs(_ text: String, _ query: CardQuery) throws -> [Int64]? {
+        let passing = try filteredCount(query)
+        guard try preselects(text, passing: passing) else { return nil }
+        if passing <= Int64(Self.preselectionLimit) { return try collectFilteredIDs(query, atMost: nil) }
+        guard query.since != nil else { return nil }
+        let ids = try collectFilteredIDs(query, atMost: Self.preselectionLimit + 1)
+        return ids.count <= Self.preselectionLimit ? ids : nil
     }
 
     /// The ids of every card matching `text` (FTS5 syntax), for the `selecting` plan.

@@ -138,6 +138,43 @@ enum TagList {
         }
         return stored.split(separator: " ").map(String.init)
     }
+
+    /// A tag looked for (`TagMatch`), to test stored tags of ASCII on their bytes.
+    struct Key {
+        /// The folded tag's bytes; nil when it is not ASCII.
+        private let ascii: [UInt8]?
+
+        init(_ tag: String) {
+            let folded = TagMatch.folded(tag)
+            ascii = folded.utf8.allSatisfy { $0 < 0x80 } ? Array(folded.utf8) : nil
+        }
+
+        /// Whether `stored` (encoded tags) holds the tag, as `TagMatch.matches` of their
+        /// `decode` tells; nil when the tag or `stored` is not ASCII (decode them then: a tag
+        /// that is not ASCII may still equal an ASCII word, as a String, by canonical
+        /// equivalence, U+037E to ";"). ASCII words split on the byte " " (`decode`), fold by
+        /// their letters A-Z alone, and equal as Strings when their bytes do.
+        func matches(ascii stored: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard let key = ascii, stored.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard !key.isEmpty else { return false }
+            var start = 0
+            while start < stored.count {
+                var end = start
+                while end < stored.count && stored[end] != UInt8(ascii: " ") { end += 1 }
+                if end - start == key.count {
+                    var same = true
+                    for i in 0..<key.count {
+                        let byte = stored[start + i]
+                        let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                        if folded != key[i] { same = false; break }
+                    }
+                    if same { return true }
+                }
+                start = end + 1
+            }
+            return false
+        }
+    }
 }
 
 /// Maps `sources` rows (and their card counts) to `StoredSource`.

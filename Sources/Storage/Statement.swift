@@ -123,6 +123,13 @@ struct Row {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The column's text as bytes, valid only inside `body` (empty for NULL): for a test of
+    /// the bytes that needs no String.
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: count))
+    }
+
     func timestamp(_ column: Int32) -> Timestamp { Timestamp(secondsSince1970: int64(column)) }
 
     func optionalTimestamp(_ column: Int32) -> Timestamp? {

@@ -39,7 +39,8 @@ final class FilteredRelevancePlanTests: StoreTestCase {
         let ids = try store.db.prepare(selection.sql).query(selection.values) { $0.int64(0) }
         guard let low = ids.min(), let high = ids.max() else { return [] }
         return try store.withSelectedIDs(ids) {
-            let listing = FeedStore.listing(query, order: .relevance, search: text, window: window, preselected: low...high)
+            let listing = FeedStore.listing(query, order: .relevance, search: text, window: window,
+                                            preselected: PreselectedWalk(upper: high, lower: low))
             XCTAssertTrue(listing.sql.contains(CardIDFilter.functionName))
             return try store.readCards(listing.sql, listing.values).map(\.id)
         }

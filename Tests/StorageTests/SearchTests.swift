@@ -198,7 +198,7 @@ final class SearchTests: StoreTestCase {
                  to: other, at: t(11))
         _ = try store.markRead(.cards([CardID(rawValue: 2), CardID(rawValue: 5), CardID(rawValue: 33)]))
         try store.refreshSearchIndex()
-        let preselected = FeedStore.listing(CardQuery(sourceID: source), order: .relevance, search: "plum", preselected: 1...30)
+        let preselected = FeedStore.listing(CardQuery(sourceID: source), order: .relevance, search: "plum", preselected: PreselectedWalk(upper: 30, lower: 1))
         XCTAssertTrue(preselected.sql.contains(CardIDFilter.functionName))
         XCTAssertFalse(preselected.sql.contains("card_search JOIN cards"), "no card row read for the window")
         for window in [4, 25, 1_000] {
