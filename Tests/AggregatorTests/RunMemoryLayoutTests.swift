@@ -1,4 +1,5 @@
 @testable import Aggregator
+import Storage
 import XCTest
 
 /// An update run holds, for its whole length, one `RunSource` per chosen source and the sources
