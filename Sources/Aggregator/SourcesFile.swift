@@ -6,37 +6,16 @@ import Foundation
 public struct SourceEntry: Sendable, Hashable {
     /// The URL or path as written: the source's identity in the database.
     public var url: String
-    public var name: String? {
-        get { optionsBox?.options.name }
-        set { options.name = newValue }
-    }
-    public var tags: [String] {
-        get { optionsBox?.options.tags ?? [] }
-        set { options.tags = newValue }
-    }
+    public var name: String?
+    public var tags: [String]
     /// `every=`: the user's refresh interval, seconds.
-    public var everySeconds: Int? {
-        get { optionsBox?.options.everySeconds }
-        set { options.everySeconds = newValue }
-    }
-    public var keepDays: Int? {
-        get { optionsBox?.options.keepDays }
-        set { options.keepDays = newValue }
-    }
-    public var keepCount: Int? {
-        get { optionsBox?.options.keepCount }
-        set { options.keepCount = newValue }
-    }
+    public var everySeconds: Int?
+    public var keepDays: Int?
+    public var keepCount: Int?
     /// `max-items=`: items of one fetch kept at most (default `defaultMaxItems`).
-    public var maxItems: Int? {
-        get { optionsBox?.options.maxItems }
-        set { options.maxItems = newValue }
-    }
+    public var maxItems: Int?
     /// `max-cards=`: cards of this source kept at most (default `defaultMaxCards`).
-    public var maxCards: Int? {
-        get { optionsBox?.options.maxCards }
-        set { options.maxCards = newValue }
-    }
+    public var maxCards: Int?
     /// 1-based line in the file (0 for entries not read from a file).
     public var line: Int
     /// Set for a saved search (`search:ENGINE "QUERY"` line); `url` is then its identity.
@@ -45,51 +24,25 @@ public struct SourceEntry: Sendable, Hashable {
         set { searchBox = newValue.map(SearchBox.init) }
     }
     /// `search`, boxed: a `SavedSearch` is ~90 bytes inline, in every entry though few are
-    /// searches, and an update run holds the entries of all its sources for its whole length.
+    /// searches, and an update run holds the entries of all its sources for its whole length
+    /// (twice: the file's and the run's; a fifth of them at 5,000 feeds).
     private var searchBox: SearchBox?
     /// `skip=` and `keep=` rules: the line's own, then the `global` line's (see `CardRule`).
     public var rules: [CardRule] = []
-    /// The line's options but its rules (`name=`, `tags=`, `every=`, `keep-days=`, ...), boxed:
-    /// nil on a line that has none, as most have. Inline they were 104 of an entry's 144 bytes,
-    /// and the workspace holds every entry for the whole of an update run (issue 21: half a
-    /// megabyte at 5,000 feeds).
-    private var optionsBox: OptionsBox?
-
-    /// The boxed options (`optionsBox`); a change makes a new box (a line's few options are set
-    /// once, as it is read), or none when no option is left.
-    private var options: Options {
-        get { optionsBox?.options ?? Options() }
-        set { optionsBox = newValue == Options() ? nil : OptionsBox(newValue) }
-    }
 
     public init(url: String, name: String? = nil, tags: [String] = [], everySeconds: Int? = nil,
                 keepDays: Int? = nil, keepCount: Int? = nil, maxItems: Int? = nil, maxCards: Int? = nil,
                 line: Int = 0, search: SavedSearch? = nil) {
         self.url = url
+        self.name = name
+        self.tags = tags
+        self.everySeconds = everySeconds
+        self.keepDays = keepDays
+        self.keepCount = keepCount
+        self.maxItems = maxItems
+        self.maxCards = maxCards
         self.line = line
-        let options = Options(name: name, tags: tags, everySeconds: everySeconds, keepDays: keepDays, keepCount: keepCount,
-                              maxItems: maxItems, maxCards: maxCards)
-        self.optionsBox = options == Options() ? nil : OptionsBox(options)
         self.search = search
-    }
-
-    /// The options of a line but its rules (see `optionsBox`).
-    struct Options: Hashable, Sendable {
-        var name: String?
-        var tags: [String] = []
-        var everySeconds: Int?
-        var keepDays: Int?
-        var keepCount: Int?
-        var maxItems: Int?
-        var maxCards: Int?
-    }
-
-    /// Options held by reference (see `optionsBox`); compared and hashed by value.
-    private final class OptionsBox: Hashable, Sendable {
-        let options: Options
-        init(_ options: Options) { self.options = options }
-        static func == (a: OptionsBox, b: OptionsBox) -> Bool { a.options == b.options }
-        func hash(into hasher: inout Hasher) { hasher.combine(options) }
     }
 
     /// A saved search held by reference (see `searchBox`); compared and hashed by value.
