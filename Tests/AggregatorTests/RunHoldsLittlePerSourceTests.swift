@@ -8,9 +8,8 @@ import XCTest
 
 /// What an update run holds per source for its whole length (issue 21: peak memory flat in the
 /// number of feeds): a `RunSlot` (its line's index and its id), its `RunState` only from its
-/// request to its outcome (read from the store by id), its report only when the runner keeps
-/// reports, and the file's entries with their options boxed. None of it may change what the
-/// person is told.
+/// request to its outcome (read from the store by id), and its report only when the runner
+/// keeps reports. None of it may change what the person is told.
 final class RunHoldsLittlePerSourceTests: XCTestCase {
     private var homes: [TemporaryDirectory] = []
 
@@ -20,33 +19,6 @@ final class RunHoldsLittlePerSourceTests: XCTestCase {
 
     func testWhatTheRunHoldsPerSourceIsSmall() {
         XCTAssertLessThanOrEqual(MemoryLayout<RunSlot>.stride, 16)
-        XCTAssertLessThanOrEqual(MemoryLayout<SourceEntry>.stride, 48, "a line's options are boxed")
-    }
-
-    /// Boxed options compare and hash by value: an option set and cleared again is no option.
-    func testEntryOptionsCompareByValue() {
-        let plain = SourceEntry(url: "https://a.test/feed", line: 3)
-        var cleared = plain
-        cleared.name = "A"
-        cleared.everySeconds = 3600
-        XCTAssertNotEqual(cleared, plain)
-        cleared.name = nil
-        cleared.everySeconds = nil
-        XCTAssertEqual(cleared, plain)
-        XCTAssertEqual(cleared.hashValue, plain.hashValue)
-        let a = SourceEntry(url: "https://a.test/feed", name: "A", tags: ["x", "y"], everySeconds: 60, keepDays: 2, keepCount: 3,
-                            maxItems: 4, maxCards: 5, line: 1)
-        var b = SourceEntry(url: "https://a.test/feed", line: 1)
-        (b.name, b.tags, b.everySeconds, b.keepDays, b.keepCount, b.maxItems, b.maxCards) = ("A", ["x", "y"], 60, 2, 3, 4, 5)
-        XCTAssertEqual(a, b)
-        XCTAssertEqual(a.hashValue, b.hashValue)
-        XCTAssertEqual([a.name, a.tags.joined(separator: ","), a.everySeconds.map(String.init), a.keepDays.map(String.init),
-                        a.keepCount.map(String.init), String(a.itemLimit), String(a.cardLimit)],
-                       ["A", "x,y", "60", "2", "3", "4", "5"])
-        var c = a
-        c.keepDays = 9
-        XCTAssertNotEqual(a, c)
-        XCTAssertEqual(a.keepDays, 2, "a copy's change is its own")
     }
 
     /// The state read by id when a request is made is the one made from the whole stored
