@@ -43,17 +43,51 @@ public struct SourceReport: Sendable {
 }
 
 public struct UpdateSummary: Sendable {
-    public var reports: [SourceReport] = []
-    public var ok: Int { reports.filter { if case .saved = $0.outcome { return true } else { return false } }.count }
-    public var notModified: Int { reports.filter { $0.outcome == .notModified }.count }
-    public var failed: Int { reports.filter(\.failed).count }
-    public var newCards: Int {
-        reports.reduce(0) { if case .saved(let n, _) = $1.outcome { return $0 + n } else { return $0 } }
+    /// The sources reported, and how many of them ended each way: counted as each report comes,
+    /// so that a run need not keep a report of every source to say its line (issue 21: at
+    /// 5,000 feeds the reports, ~100 bytes and a feed title each, were a megabyte of peak memory).
+    public private(set) var sources = 0
+    public private(set) var ok = 0
+    public private(set) var notModified = 0
+    public private(set) var failed = 0
+    public private(set) var newCards = 0
+    /// The reports themselves, in the order they came, when the run keeps them
+    /// (`UpdateRunner.keepsReports`); empty when it only counts them.
+    public private(set) var reports: [SourceReport] = []
+
+    public init() {}
+
+    /// Counts `report`, and keeps it when `keeping`.
+    public mutating func add(_ report: SourceReport, keeping: Bool = true) {
+        sources += 1
+        switch report.outcome {
+        case .saved(let new, _):
+            ok += 1
+            newCards += new
+        case .notModified: notModified += 1
+        case .failed, .disabled: failed += 1
+        }
+        if keeping { reports.append(report) }
+    }
+
+    /// `other`'s counts added to these, and its reports kept after these when `keeping`.
+    public mutating func add(_ other: UpdateSummary, keeping: Bool = true) {
+        sources += other.sources
+        ok += other.ok
+        notModified += other.notModified
+        failed += other.failed
+        newCards += other.newCards
+        if keeping { reports += other.reports }
+    }
+
+    /// Room for `count` reports more, when they are kept.
+    mutating func reserve(_ count: Int, keeping: Bool) {
+        if keeping { reports.reserveCapacity(reports.count + count) }
     }
 
     /// `200 sources: 196 ok (1,204 new cards), 3 not modified, 1 failed`
     public var line: String {
-        let n = reports.count
+        let n = sources
         return "\(n) source\(n == 1 ? "" : "s"): \(ok) ok (\(grouped(newCards)) new card\(newCards == 1 ? "" : "s")), \(notModified) not modified, \(failed) failed"
     }
 }
@@ -163,6 +197,11 @@ public struct UpdateRunner {
     /// Hosts shared with other workers (PostgreSQL): request slots and backoff in the database
     /// (`SharedHostGate`); nil: this run's own per-host limits only.
     public var sharedHosts: SharedHosts?
+    /// Whether the summary keeps each source's report (`UpdateSummary.reports`: tests, a
+    /// worker's batch, the child of an isolated fetch) or only counts them: `feeds update`
+    /// prints what a report says as it comes (`progress`) and only the counts at the end, and
+    /// 5,000 reports kept to the end were a megabyte of its peak memory (issue 21).
+    public var keepsReports = true
 
     public init(limits: FetchLimits, policy: SchedulePolicy = SchedulePolicy(),
                 clock: @escaping @Sendable () -> Timestamp = UpdateRunner.systemClock,
@@ -182,33 +221,33 @@ public struct UpdateRunner {
     static let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
 
     /// The sources `selection` picks, in file order (their card counts not counted: see
-    /// `FeedStore.sources(counting:)`). Throws `noSuchSource` for a name that matches nothing.
-    /// Filtered in place: a source's entry and state are ~1 KB, and a filtered copy of 5,000
-    /// of them beside the listing was 5 MB of the run's peak memory.
-    public func select(_ selection: UpdateSelection, in workspace: Workspace, now: Timestamp) throws -> [(entry: SourceEntry, stored: StoredSource)] {
+    /// `FeedStore.sources(counting:)`), each as its line's index in `workspace.entries` and its
+    /// stored state. Throws `noSuchSource` for a name that matches nothing.
+    public func select(_ selection: UpdateSelection, in workspace: Workspace, now: Timestamp) throws -> [(entry: Int, stored: StoredSource)] {
+        func listed(_ keep: (StoredSource) -> Bool) throws -> [(entry: Int, stored: StoredSource)] {
+            let paired = try workspace.pairedSources(counting: false)
+            var picked: [(entry: Int, stored: StoredSource)] = []
+            picked.reserveCapacity(paired.listed.count)
+            for pair in paired.listed where keep(paired.stored[pair.stored]) { picked.append((pair.entry, paired.stored[pair.stored])) }
+            return picked
+        }
         switch selection {
         case .all:
-            var all = try workspace.sources(counting: false)
-            all.removeAll { $0.stored.isDisabled }
-            return all
+            return try listed { !$0.isDisabled }
         case .due:
             let due = Set(try workspace.updateStore.dueSources(at: now, counting: false).map(\.id))
-            var all = try workspace.sources(counting: false)
-            all.removeAll { !due.contains($0.stored.id) }
-            return all
+            return try listed { due.contains($0.id) }
         case .isolatedChild(let id):
-            var all = try workspace.sources(counting: false)
-            all.removeAll { $0.stored.id != id }
-            return all
+            return try listed { $0.id == id }
         case .leased(let leased):
             // Paired with the file's lines by URL, in file order, as `Workspace.sources` pairs them.
             let byURL = Dictionary(leased.map { ($0.configuration.url, $0) }, uniquingKeysWith: { first, _ in first })
-            return try workspace.entries.compactMap { entry in byURL[entry.url].map { (entry, $0) } }
+            return try workspace.entries.enumerated().compactMap { index, entry in byURL[entry.url].map { (index, $0) } }
         case .named(let names):
-            var picked: [(entry: SourceEntry, stored: StoredSource)] = []
+            var picked: [(entry: Int, stored: StoredSource)] = []
             var seen = Set<SourceID>()
             for name in names {
-                let found = try workspace.match(name)
+                let found = try workspace.matchIndexed(name)
                 guard !found.isEmpty else { throw AggregatorError.noSuchSource(name) }
                 for f in found where seen.insert(f.stored.id).inserted { picked.append(f) }
             }
@@ -231,28 +270,34 @@ public struct UpdateRunner {
         let stopped = Set(interrupted.map(\.sourceID))
         var chosen = try select(selection, in: workspace, now: clock())
         if !stopped.isEmpty { chosen.removeAll { stopped.contains($0.stored.id) } }
+        let entries = try workspace.entries
         var isolated: [(entry: SourceEntry, stored: StoredSource)] = []
         if isolation != nil {
-            isolated = chosen.filter { $0.stored.isolatedReason != nil }
+            isolated = chosen.filter { $0.stored.isolatedReason != nil }.map { (entries[$0.entry], $0.stored) }
             chosen.removeAll { $0.stored.isolatedReason != nil }
         }
         // Once: resolving it reads every symlink on the path (5 readlink calls), per source it was.
         let folder = workspace.sourcesFolder
-        let claims = RedirectClaims(try workspace.entries, fetchURLs: try workspace.updateStore.fetchURLs(), folder: folder,
-                                    sourcesFile: workspace.paths.sourcesFile)
+        let fetchURLs = try workspace.updateStore.fetchURLs()
+        let claims = RedirectClaims(entries, fetchURLs: fetchURLs, folder: folder, sourcesFile: workspace.paths.sourcesFile)
         // A source whose recorded redirect leads to another line's address is not fetched: that
         // line's cards are the ones kept; the person is told which line to delete, at every run.
         var duplicates: [SourceReport] = []
         chosen.removeAll { source in
-            guard source.entry.search == nil, let moved = source.stored.fetchURL,
-                  let warning = claims.conflict(source.entry, redirectsTo: moved) else { return false }
-            duplicates.append(SourceReport(sourceID: source.stored.id, name: source.stored.displayName, url: source.entry.url,
+            let entry = entries[source.entry]
+            guard entry.search == nil, let moved = source.stored.fetchURL,
+                  let warning = claims.conflict(entry, redirectsTo: moved) else { return false }
+            duplicates.append(SourceReport(sourceID: source.stored.id, name: source.stored.displayName, url: entry.url,
                                            outcome: .notModified, note: warning, warnings: []))
             return true
         }
-        // What the run keeps of each chosen source (`RunState`), and `chosen` let go of.
-        var sources: [RunSource] = []
-        sources.reserveCapacity(chosen.count)
+        // What the run holds of each chosen source (`RunSlot`), and `chosen` let go of. On
+        // SQLite each source's `RunState` is read when its request is made (`RunStates`).
+        let sqlite = workspace.postgres == nil ? try? workspace.store : nil
+        var slots: [RunSlot] = []
+        slots.reserveCapacity(chosen.count)
+        var held: [RunState] = []
+        if sqlite == nil { held.reserveCapacity(chosen.count) }
         for index in chosen.indices {
             // Naming a disabled source (410 Gone) asks for it again: it gets a fresh start.
             if case .named = selection, chosen[index].stored.isDisabled {
@@ -260,13 +305,29 @@ public struct UpdateRunner {
                 chosen[index].stored.disabledReason = nil
                 chosen[index].stored.consecutiveFailures = 0
             }
-            sources.append(Self.running(chosen[index]))
+            slots.append(RunSlot(entry: chosen[index].entry, id: chosen[index].stored.id))
+            if sqlite == nil { held.append(RunState(chosen[index].stored)) }
         }
         chosen = []
-        /// The request of `sources[index]`, made when the fetcher asks (see `Fetcher.fetchAll`):
-        /// its id is that index.
+        let states = RunStates(held: sqlite == nil ? held : nil, store: sqlite, fetchURLs: fetchURLs)
+        held = []
+        /// The source at `position` of the run, its state read if it was not (`RunStates`).
+        func runSource(_ position: Int) -> RunSource {
+            let slot = slots[position]
+            let entry = entries[slot.entry]
+            return (entry, states.state(position, slot, entry: entry))
+        }
+        /// The URL and `allowFile` of `request(position)`, without reading the source's state.
+        func address(_ position: Int) -> (url: String, allowFile: Bool) {
+            let entry = entries[slots[position].entry]
+            if let search = entry.search { return (search.requestURL(relativeTo: folder), search.endpointIsFile) }
+            let fetchURL = states.fetchURL(position, entry: entry)
+            return (fetchURL ?? entry.requestURL(relativeTo: folder), entry.isFile && fetchURL == nil)
+        }
+        /// The request of the source at `index`, made when the fetcher starts it (see
+        /// `Fetcher.fetchAll`): its id is that index.
         func request(_ index: Int) -> FetchRequest {
-            let source = sources[index]
+            let source = runSource(index)
             if let search = source.entry.search {
                 var request = searchRequest(source, search, folder: folder)
                 request.id = Int64(index)
@@ -282,11 +343,11 @@ public struct UpdateRunner {
                                 internalScope: .sameOriginAs(own))
         }
         var summary = UpdateSummary()
-        summary.reports.reserveCapacity(interrupted.count + duplicates.count + sources.count + isolated.count)
-        let total = interrupted.count + duplicates.count + sources.count + isolated.count
+        let total = interrupted.count + duplicates.count + slots.count + isolated.count
+        summary.reserve(total, keeping: keepsReports)
         for report in interrupted + duplicates {
-            summary.reports.append(report)
-            progress(report, summary.reports.count, total)
+            summary.add(report, keeping: keepsReports)
+            progress(report, summary.sources, total)
         }
         let fetcher = try Fetcher(limits: limits)
         let gate = sharedHosts.map {
@@ -317,8 +378,8 @@ public struct UpdateRunner {
         }
         defer { finishIndexing() }
         func finished(_ report: SourceReport) {
-            summary.reports.append(report)
-            progress(report, summary.reports.count, total)
+            summary.add(report, keeping: keepsReports)
+            progress(report, summary.sources, total)
             indexing?.submit(store.takeSearchRows())
         }
 
@@ -364,9 +425,12 @@ public struct UpdateRunner {
             enqueue(cards: cards, bytes: received.bodyBytes) { save(received, done.outcome, store: store) }
         }
 
-        fetcher.fetchAll(count: sources.count, request: request, onComplete: { request, result in
-            guard let index = Int(exactly: request.id), sources.indices.contains(index) else { return }
-            let source = sources[index]
+        fetcher.fetchAll(count: slots.count, address: address, request: request, onComplete: { request, result in
+            guard let index = Int(exactly: request.id), slots.indices.contains(index) else { return }
+            // From here the source's state goes with its outcome (the writes queued, the parse).
+            let slot = slots[index]
+            let entry = entries[slot.entry]
+            let source: RunSource = (entry, states.take(index, slot, entry: entry))
             if source.entry.search != nil {
                 if let report = searchStep(&searches, source, request: request, result: result, store: store) { finished(report) }
                 return
@@ -422,8 +486,8 @@ public struct UpdateRunner {
         if let isolation {
             for source in isolated {
                 let report = fetchIsolated(source, with: isolation, store: store)
-                summary.reports.append(report)
-                progress(report, summary.reports.count, total)
+                summary.add(report, keeping: keepsReports)
+                progress(report, summary.sources, total)
             }
         }
         return summary

@@ -102,9 +102,12 @@ public struct UpdateWorker {
                 continue
             }
             let quarantined = try isolateTakenOver(&leased, in: workspace, store: store, now: now)
-            for report in quarantined { summary.reports.append(report); progress(report, summary.reports.count, summary.reports.count) }
-            let done = try runner.run(.leased(leased), in: workspace, progress: progress)
-            summary.reports += done.reports
+            for report in quarantined { summary.add(report, keeping: runner.keepsReports); progress(report, summary.sources, summary.sources) }
+            // The batch's reports are kept (a hundred or so): they say which leases to give back.
+            var batchRunner = runner
+            batchRunner.keepsReports = true
+            let done = try batchRunner.run(.leased(leased), in: workspace, progress: progress)
+            summary.add(done, keeping: runner.keepsReports)
             // Sources the sources file does not list are not fetched (as on SQLite): their
             // leases are kept until they end, so the worker does not take them again at once.
             let fetched = Set(done.reports.map(\.sourceID) + quarantined.map(\.sourceID))

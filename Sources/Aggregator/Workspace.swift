@@ -206,10 +206,17 @@ public final class Workspace {
 
     /// The entries `query` names: a URL exactly, else a display name ignoring case.
     public func match(_ query: String) throws -> [(entry: SourceEntry, stored: StoredSource)] {
-        let all = try sources()
-        if let exact = all.first(where: { $0.entry.url == query }) { return [exact] }
+        let entries = try entries
+        return try matchIndexed(query).map { (entries[$0.entry], $0.stored) }
+    }
+
+    /// `match`, each entry as its index in `entries`.
+    public func matchIndexed(_ query: String) throws -> [(entry: Int, stored: StoredSource)] {
+        let paired = try pairedSources()
+        let all = paired.listed.map { (entry: $0.entry, stored: paired.stored[$0.stored]) }
+        if let exact = all.first(where: { paired.entries[$0.entry].url == query }) { return [exact] }
         let lower = query.lowercased()
-        return all.filter { $0.stored.displayName.lowercased() == lower || $0.entry.name?.lowercased() == lower }
+        return all.filter { $0.stored.displayName.lowercased() == lower || paired.entries[$0.entry].name?.lowercased() == lower }
     }
 }
 

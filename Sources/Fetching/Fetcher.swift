@@ -69,7 +69,11 @@ public final class Fetcher {
     /// `count`, each asked at least twice: once up front for its host, again when it starts; it
     /// must give the same request every time). A caller with thousands of requests holds its
     /// sources once instead of a list of requests beside them (~100 bytes each).
+    /// `address`, when given, is asked up front instead: the URL and `allowFile` of the request
+    /// at a position (all the pass up front reads of it, for its host), for a caller that
+    /// makes a request from what it reads only when the request starts.
     public func fetchAll(count: Int,
+                         address: ((Int) -> (url: String, allowFile: Bool))? = nil,
                          request makeRequest: (Int) -> FetchRequest,
                          onComplete: (FetchRequest, Result<FetchResponse, FetchError>) -> Void,
                          whileWaiting: () -> Void = {},
@@ -111,8 +115,14 @@ public final class Fetcher {
         }
 
         for position in 0..<count {
-            let request = makeRequest(position)
-            switch Self.check(request) {
+            let checked: Result<(host: String, isFile: Bool), FetchError>
+            if let address {
+                let (url, allowFile) = address(position)
+                checked = Self.check(url: url, allowFile: allowFile)
+            } else {
+                checked = Self.check(makeRequest(position))
+            }
+            switch checked {
             case .success(let (host, isFile)):
                 let index = hostIndex[host] ?? {
                     hostNames.append(host)
@@ -127,7 +137,7 @@ public final class Fetcher {
                 waitingCount += 1
                 if waitingOfHost[index] == 0 { hostsWaiting += 1 }
                 waitingOfHost[index] += 1
-            case .failure(let error): finished.append((request, .failure(error)))
+            case .failure(let error): finished.append((makeRequest(position), .failure(error)))
             }
         }
         // The pass of `startWaiting` in which each host was found at its limit.
@@ -299,16 +309,20 @@ public final class Fetcher {
 
     /// The host name a request counts against (lowercased), or why it cannot be fetched at all.
     static func check(_ request: FetchRequest) -> Result<(host: String, isFile: Bool), FetchError> {
-        let parts = urlParts(request.url, [CURLUPART_SCHEME, CURLUPART_HOST])
-        guard let scheme = parts?[0]?.lowercased() else { return .failure(.invalidURL(request.url)) }
+        check(url: request.url, allowFile: request.allowFile)
+    }
+
+    static func check(url: String, allowFile: Bool) -> Result<(host: String, isFile: Bool), FetchError> {
+        let parts = urlParts(url, [CURLUPART_SCHEME, CURLUPART_HOST])
+        guard let scheme = parts?[0]?.lowercased() else { return .failure(.invalidURL(url)) }
         switch scheme {
         case "http", "https":
-            guard let host = parts?[1], !host.isEmpty else { return .failure(.invalidURL(request.url)) }
+            guard let host = parts?[1], !host.isEmpty else { return .failure(.invalidURL(url)) }
             return .success((host.lowercased(), false))
-        case "file" where request.allowFile:
+        case "file" where allowFile:
             return .success(("file:", true))
         default:
-            return .failure(.unsupportedScheme(url: request.url))
+            return .failure(.unsupportedScheme(url: url))
         }
     }
 }

@@ -86,7 +86,9 @@ enum UpdateCommand: Command {
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
         if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
-        let runner = updateRunner(args, global: global, limits: limits)
+        var runner = updateRunner(args, global: global, limits: limits)
+        // What a report says is printed as it comes (below); the end prints only the counts.
+        runner.keepsReports = false
         let selection: UpdateSelection = all ? .all : args.positionals.isEmpty ? .due : .named(args.positionals)
         let interactive = Terminal.stdoutIsTTY
         let verbose = args.flag("--verbose") || args.flag("-v") || interactive
@@ -132,7 +134,9 @@ enum UpdateCommand: Command {
         ProcessMemory.tuneForUpdate()
         let workspace = try global.workspace(problems: .errors)
         if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
-        let runner = updateRunner(args, global: global, limits: limits)
+        var runner = updateRunner(args, global: global, limits: limits)
+        // A worker runs for days: it counts its batches' reports, printed as they come.
+        runner.keepsReports = false
         let verbose = args.flag("--verbose") || args.flag("-v") || Terminal.stdoutIsTTY
         var worker = UpdateWorker(runner: runner, name: UpdateWorker.defaultName, batch: batch, exitWhenIdle: exitWhenIdle,
                                   leaseSeconds: UpdateWorker.leaseSeconds(batch: batch, limits: limits),
@@ -154,7 +158,7 @@ enum UpdateCommand: Command {
         if verbose { Output.standard.line(summary.line) }
         // What a worker costs the database per source (bench/workers.sh reads this line).
         if ProcessInfo.processInfo.environment["FEEDS_COUNT_STATEMENTS"] == "1", let store = workspace.postgres {
-            let sources = summary.reports.count
+            let sources = summary.sources
             let per = sources == 0 ? "-" : String(format: "%.1f", Double(store.statementsSent) / Double(sources))
             Diagnostics.error("statements: \(store.statementsSent) for \(sources) sources (\(per) a source)")
         }
