@@ -2,17 +2,33 @@ import CCurlShim
 import FeedModel
 import Glibc
 
-/// `curl_global_init` exactly once per process (a global `let` is initialized once, thread-safely).
-private let globalInitResult: UInt32 = ccurl_global_init(Int(CURL_GLOBAL_DEFAULT)).rawValue
-
-/// Loads libcurl (see CCurl's shim: it is loaded on first use, not linked) and initializes it.
+/// Loads libcurl (see CCurl's shim: it is loaded on first use, not linked) and initializes it
+/// (`curl_global_init` exactly once per process, in the shim, whichever thread comes first).
 func ensureCurlGlobalInit() throws(FetchError) {
     guard ccurl_load() != 0 else {
         throw .setup(call: "loading libcurl", detail: String(cString: ccurl_load_error())
                      + " (install the Debian package libcurl4)")
     }
-    guard globalInitResult == CURLE_OK.rawValue else {
-        throw .setup(call: "curl_global_init", detail: String(cString: ccurl_easy_strerror(CURLcode(globalInitResult))))
+    let result = ccurl_global_init_once()
+    guard result == CURLE_OK else {
+        throw .setup(call: "curl_global_init", detail: String(cString: ccurl_easy_strerror(result)))
+    }
+}
+
+extension Fetcher {
+    /// Starts loading and initializing libcurl on a thread of its own, for a command about to
+    /// fetch: the ~30 libraries it loads and `curl_global_init` (~10-20 ms) are then done while
+    /// the command reads its sources and database, not after. The first Fetcher waits for it
+    /// to finish if it has not; a failure is reported by that Fetcher, as without. The process
+    /// must call `finishLoadingLibrary` before it exits.
+    public static func loadLibraryInBackground() {
+        ccurl_preload()
+    }
+
+    /// Waits for `loadLibraryInBackground`'s thread, if it was started: before `exit`, whose
+    /// handlers (OpenSSL's cleanup among them) must not run beside a library being loaded.
+    public static func finishLoadingLibrary() {
+        ccurl_preload_finish()
     }
 }
 

@@ -84,6 +84,9 @@ enum UpdateCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
         ProcessMemory.tuneForUpdate()
+        // libcurl loads while the sources and the database are read: -10 to -20 ms before the
+        // first request (an all-304 pass of 5,000 feeds takes ~0.6 s).
+        Fetcher.loadLibraryInBackground()
         let workspace = try global.workspace(problems: .errors)
         if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
         var runner = updateRunner(args, global: global, limits: limits)

@@ -18,6 +18,12 @@
 int ccurl_load(void);
 /* Why `ccurl_load` failed (the dynamic loader's message). */
 const char *ccurl_load_error(void);
+/* curl_global_init(CURL_GLOBAL_DEFAULT) once per process, whichever thread asks first. */
+CURLcode ccurl_global_init_once(void);
+/* Starts `ccurl_load` and `ccurl_global_init_once` on a thread of its own (see shim.c). */
+void ccurl_preload(void);
+/* Waits for that thread, if started: to be called before the process exits. */
+void ccurl_preload_finish(void);
 
 CURLcode ccurl_global_init(long flags);
 CURL *ccurl_easy_init(void);
