@@ -75,11 +75,7 @@ final class CardIDFilter {
 
     @inline(__always)
     private func contains(_ id: Int64) -> Bool {
-        let probe = probe.pointee
-        guard let words = probe.words else { return ids.contains(id) }
-        let (offset, overflow) = id.subtractingReportingOverflow(probe.lowest)
-        guard !overflow, offset >= 0, offset >> 6 < Int64(probe.count) else { return false }
-        return words[Int(offset >> 6)] & (1 << UInt64(offset & 63)) != 0
+        probe.pointee.contains(id) ?? ids.contains(id)
     }
 }
 
@@ -104,6 +100,15 @@ struct CardIDSet {
         var lowest: Int64 = 0
         var words: UnsafePointer<UInt64>?
         var count = 0
+
+        /// Whether the bitmap holds `id`; nil when there is no bitmap (ask the set).
+        @inline(__always)
+        func contains(_ id: Int64) -> Bool? {
+            guard let words else { return nil }
+            let (offset, overflow) = id.subtractingReportingOverflow(lowest)
+            guard !overflow, offset >= 0, offset >> 6 < Int64(count) else { return false }
+            return words[Int(offset >> 6)] & (1 << UInt64(offset & 63)) != 0
+        }
     }
 
     private var lowest: Int64 = 0
@@ -135,10 +140,6 @@ struct CardIDSet {
     }
 
     func contains(_ id: Int64) -> Bool {
-        guard let words = words?.buffer else { return sparse.contains(id) }
-        guard id >= lowest else { return false }
-        let (offset, overflow) = id.subtractingReportingOverflow(lowest)
-        guard !overflow, offset >> 6 < Int64(words.count) else { return false }
-        return words[Int(offset >> 6)] & (1 << UInt64(offset & 63)) != 0
+        withExtendedLifetime(words) { probe.contains(id) ?? sparse.contains(id) }
     }
 }
