@@ -324,8 +324,7 @@ public struct UpdateRunner {
         func address(_ position: Int) -> (url: String, allowFile: Bool) {
             let entry = entries[slots[position].entry]
             if let search = entry.search { return (search.requestURL(relativeTo: folder), search.endpointIsFile) }
-            let fetchURL = states.fetchURL(position, entry: entry)
-            return (fetchURL ?? entry.requestURL(relativeTo: folder), entry.isFile && fetchURL == nil)
+            return Self.feedTarget(entry, fetchURL: states.fetchURL(position, entry: entry), folder: folder)
         }
         /// The request of the source at `index`, made when the fetcher starts it (see
         /// `Fetcher.fetchAll`): its id is that index.
@@ -336,14 +335,14 @@ public struct UpdateRunner {
                 request.id = Int64(index)
                 return request
             }
-            let own = source.entry.requestURL(relativeTo: folder)
+            let target = Self.feedTarget(source.entry, fetchURL: source.stored.fetchURL, folder: folder)
             // Internal addresses on the origin the owner wrote, not on one a redirect taught.
-            return FetchRequest(id: Int64(index), url: source.stored.fetchURL ?? own,
+            return FetchRequest(id: Int64(index), url: target.url,
                                 etag: source.stored.validators.etag,
                                 lastModified: source.stored.validators.lastModified,
                                 headers: Self.acceptHeaders,
-                                allowFile: source.entry.isFile && source.stored.fetchURL == nil,
-                                internalScope: .sameOriginAs(own))
+                                allowFile: target.allowFile,
+                                internalScope: .sameOriginAs(source.entry.requestURL(relativeTo: folder)))
         }
         var summary = UpdateSummary()
         let total = interrupted.count + duplicates.count + slots.count + isolated.count
@@ -507,6 +506,12 @@ public struct UpdateRunner {
         var now: Timestamp
         /// The body's size (what its cards hold in memory, roughly, once parsed).
         var bodyBytes = 0
+    }
+
+    /// Where a feed's line is fetched: the permanent redirect recorded for it, else the line's
+    /// own address; a local file only when it is the line's own (never one a redirect taught).
+    static func feedTarget(_ entry: SourceEntry, fetchURL: String?, folder: String) -> (url: String, allowFile: Bool) {
+        (fetchURL ?? entry.requestURL(relativeTo: folder), entry.isFile && fetchURL == nil)
     }
 
     /// Whether a transfer's result is a feed's body to parse (a 2xx), as `receive` decides.
