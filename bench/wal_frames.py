@@ -24,8 +24,19 @@ fds = {}
 frames, reads = collections.Counter(), collections.Counter()
 opened = re.compile(r'openat\(AT_FDCWD, "([^"]+)".*= (\d+)$')
 io = re.compile(r'(pwrite64|pread64)\((\d+), "((?:\\x[0-9a-f]{2})+)"\.*, (\d+), (\d+)\)')
+# With -f, strace splits a call that another thread interrupted into "call(args <unfinished
+# ...>" and "<... call resumed>) = N" lines of the same pid: joined here before matching.
+pending = {}
 with open(trace) as lines:
     for line in lines:
+        line = line.rstrip("\n")
+        pid = line.split(" ", 1)[0]
+        if line.endswith("<unfinished ...>"):
+            pending[pid] = line[: -len("<unfinished ...>")].rstrip()
+            continue
+        resumed = re.search(r"<\.\.\. \w+ resumed>(.*)$", line)
+        if resumed:
+            line = pending.pop(pid, "") + resumed.group(1)
         m = opened.search(line)
         if m:
             fds[m.group(2)] = m.group(1)
