@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loopback HTTP/1.1 server for the update bench (stdlib only).
 
-Usage: serve_feeds.py ROOT --port-file FILE [--latency-ms 0] [--max-seconds 900] [--hosts 1]
+Usage: serve_feeds.py ROOT --port-file FILE [--port 0] [--latency-ms 0] [--max-seconds 900] [--hosts 1]
 
 Serves the files of ROOT on 127.0.0.1 (a free port, written to FILE) with keep-alive, ETag and
 Last-Modified, answering If-None-Match / If-Modified-Since with 304, gzip when the client
@@ -24,6 +24,7 @@ import argparse, email.utils, gzip, heapq, os, selectors, socket, sys, time
 ap = argparse.ArgumentParser()
 ap.add_argument("root")
 ap.add_argument("--port-file", required=True)
+ap.add_argument("--port", type=int, default=0)  # 0: a free one; a fixed one serves a kept home again
 ap.add_argument("--latency-ms", type=float, default=0)
 ap.add_argument("--max-seconds", type=float, default=900)
 ap.add_argument("--hosts", type=int, default=1)
@@ -199,7 +200,7 @@ def listen(address, port):
     return s
 
 
-first = listen(args.address_prefix + "1", 0)
+first = listen(args.address_prefix + "1", args.port)
 port = first.getsockname()[1]
 for h in range(2, max(1, args.hosts) + 1):  # loopback only: 127.0.0.0/8 is all local on Linux
     listen(args.address_prefix + str(h), port)

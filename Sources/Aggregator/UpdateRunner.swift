@@ -238,8 +238,12 @@ public struct UpdateRunner {
         case .all:
             return try listed { !$0.isDisabled }
         case .due:
-            let due = Set(try workspace.updateStore.dueSources(at: now, counting: false).map(\.id))
-            return try listed { due.contains($0.id) }
+            // The due sources alone, paired with the file's lines as `pairedSources` pairs every
+            // stored source (by URL, in file order): reading every source besides them took
+            // 40 ms of each update with 7,600 sources, when 200 of them were due (issue 21).
+            let due = try workspace.updateStore.dueSources(at: now, counting: false)
+            let matched = SourcePairing.match(try workspace.entries, due, entryURL: \.url, storedURL: \.configuration.url)
+            return matched.enumerated().compactMap { entry, index in index.map { (entry, due[$0]) } }
         case .isolatedChild(let id):
             return try listed { $0.id == id }
         case .leased(let leased):

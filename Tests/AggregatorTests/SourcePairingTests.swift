@@ -1,6 +1,6 @@
 @testable import Aggregator
 import FeedModel
-import Storage
+@testable import Storage
 import Foundation
 import TestSupport
 import XCTest
@@ -83,6 +83,47 @@ final class SourcePairingTests: XCTestCase {
         XCTAssertEqual(listed.first { $0.entry.url == urls[4] }?.stored.displayName, "Renamed")
         XCTAssertEqual(orphans.map(\.configuration.url), [urls[5]])
         XCTAssertEqual(try workspace.store.sources().count, 13, "12 stored, one new; the deleted line's kept")
+    }
+
+    /// `feeds update` pairs only the due sources with the file's lines (issue 21: it read every
+    /// source besides). Over files edited by hand (lines moved, deleted, added) and any set of
+    /// due sources, disabled ones among them, it picks what the full listing filtered by due
+    /// gives: the due lines in file order, each with its own stored source, never an orphan.
+    func testTheDueSelectionIsTheListingsDueLines() throws {
+        let home = TemporaryDirectory()
+        let paths = try FeedsPaths.resolve(home: home.path, environment: [:])
+        let urls = (0..<30).map { "feeds/f\($0).rss" }
+        try (urls.joined(separator: "\n") + "\n").write(toFile: paths.sourcesFile, atomically: true, encoding: .utf8)
+        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        _ = try Workspace(paths: paths, now: now)
+        var random = SplitMix64(seed: 2113)
+        for round in 0..<40 {
+            var lines = urls
+            lines.shuffle(using: &random)
+            lines.removeAll { _ in Int.random(in: 0..<5, using: &random) == 0 }  // orphans
+            for n in 0..<Int.random(in: 0...3, using: &random) { lines.insert("feeds/new\(round)-\(n).rss", at: Int.random(in: 0...lines.count, using: &random)) }
+            if round % 4 == 0 { lines = urls }  // the usual case: the file in the stored order
+            try (lines.joined(separator: "\n") + "\n").write(toFile: paths.sourcesFile, atomically: true, encoding: .utf8)
+            let workspace = try Workspace(paths: paths, now: now)
+            // Due: never fetched, due in the past or now; not due: later; disabled: never due.
+            try workspace.store.db.execute("""
+                UPDATE sources SET disabled_reason = NULL,
+                    next_due_at = CASE abs(random()) % 4 WHEN 0 THEN NULL WHEN 1 THEN \(now.secondsSince1970 - 60)
+                                                         WHEN 2 THEN \(now.secondsSince1970) ELSE \(now.secondsSince1970 + 60) END;
+                UPDATE sources SET disabled_reason = 'gone' WHERE abs(random()) % 6 = 0
+                """)
+            let selected = try UpdateRunner(limits: FetchLimitsForTests.make()).select(.due, in: workspace, now: now)
+            let due = Set(try workspace.store.dueSources(at: now).map(\.id))
+            let paired = try workspace.pairedSources(counting: false)
+            let expected = paired.listed.filter { due.contains(paired.stored[$0.stored].id) }
+            XCTAssertEqual(selected.map(\.entry), expected.map(\.entry), "round \(round)")
+            XCTAssertEqual(selected.map(\.stored), expected.map { paired.stored[$0.stored] }, "round \(round)")
+            for pick in selected {
+                XCTAssertEqual(pick.stored.configuration.url, paired.entries[pick.entry].url)
+                XCTAssertTrue(lines.contains(pick.stored.configuration.url), "an orphan was selected")
+            }
+            if round == 0 { XCTAssertFalse(selected.isEmpty) }
+        }
     }
 
     /// `hasConfiguration` says what `configuration ==` says, field by field: every field of
