@@ -346,7 +346,8 @@ public struct UpdateRunner {
                                 lastModified: source.stored.validators.lastModified,
                                 headers: Self.acceptHeaders,
                                 allowFile: target.allowFile,
-                                internalScope: .sameOriginAs(source.entry.requestURL(relativeTo: folder)))
+                                internalScope: .sameOriginAs(source.entry.requestURL(relativeTo: folder)),
+                                likelyNotModified: source.stored.lastAnswerNotModified && source.stored.validators != CacheValidators())
         }
         var summary = UpdateSummary()
         let total = interrupted.count + duplicates.count + slots.count + isolated.count

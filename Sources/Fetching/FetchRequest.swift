@@ -22,10 +22,15 @@ public struct FetchRequest: Sendable, Hashable {
     /// `InternalAddressScope`); by default the origin of `url` itself, as for a source's own URL.
     /// Redirect hops to other origins reach public addresses only.
     public var internalScope: InternalAddressScope
+    /// The caller expects no body: a conditional request whose previous answer was 304 Not
+    /// Modified. Only an estimate, for `FetchLoad.expectedBodyBytes` before any transfer of the
+    /// run has completed; what comes back is handled the same either way.
+    public var likelyNotModified: Bool
 
     public init(id: Int64, url: String, etag: String? = nil, lastModified: String? = nil,
                 headers: [String: String] = [:], allowFile: Bool = false, keepFirstBytes: Int? = nil,
-                internalScope: InternalAddressScope? = nil) {
+                internalScope: InternalAddressScope? = nil, likelyNotModified: Bool = false) {
+        self.likelyNotModified = likelyNotModified
         self.id = id
         self.url = url
         self.etag = etag

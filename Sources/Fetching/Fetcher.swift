@@ -107,6 +107,8 @@ public final class Fetcher {
         // Each host's adaptive limit (`perHostStart`), by index; copied to `hostLimits` at the end.
         var adaptive: [HostConcurrency?] = []
         var completedBodies = (count: 0, bytes: 0)
+        // Running transfers whose request expects no body (`FetchRequest.likelyNotModified`).
+        var runningBodiless = 0
         hostLimits = [:]
         let perHostStart = limits.perHostStart ?? maxPerHost
         let startLimit = min(maxPerHost, max(1, perHostStart))
@@ -180,7 +182,8 @@ public final class Fetcher {
                     continue
                 }
                 guard inFlight.isEmpty || mayStart(FetchLoad(running: inFlight.count, completed: completedBodies.count,
-                                                             completedBodyBytes: completedBodies.bytes)) else { break scan }
+                                                             completedBodyBytes: completedBodies.bytes,
+                                                             runningLikelyNotModified: runningBodiless)) else { break scan }
                 guard fullInPass[host] != pass, perHost[host] < (adaptive[host]?.limit ?? startLimit) else {
                     if full(host) { break scan }
                     i += 1
@@ -214,6 +217,7 @@ public final class Fetcher {
                     try transfer.configure(limits: limits)
                     try multi.add(transfer)
                     inFlight[transfer.handle] = transfer
+                    if request.likelyNotModified { runningBodiless += 1 }
                     perHost[host] += 1
                     statistics.peakInFlight = max(statistics.peakInFlight, inFlight.count)
                 } catch {
@@ -225,6 +229,7 @@ public final class Fetcher {
 
         func complete(_ transfer: EasyTransfer, _ result: Result<FetchResponse, FetchError>) {
             inFlight[transfer.handle] = nil
+            if transfer.request.likelyNotModified { runningBodiless -= 1 }
             if !transfer.isFile { hostGate?.finished(host: transfer.hostKey) }
             if let host = hostIndex[transfer.hostKey] {
                 perHost[host] -= 1
@@ -334,19 +339,25 @@ public struct FetchLoad: Sendable, Hashable {
     /// Transfers completed so far in this `fetchAll`, and their body bytes (decoded).
     public var completed: Int
     public var completedBodyBytes: Int
+    /// Of the running transfers, those whose request expects no body
+    /// (`FetchRequest.likelyNotModified`).
+    public var runningLikelyNotModified: Int
 
-    public init(running: Int, completed: Int, completedBodyBytes: Int) {
+    public init(running: Int, completed: Int, completedBodyBytes: Int, runningLikelyNotModified: Int = 0) {
         self.running = running
         self.completed = completed
         self.completedBodyBytes = completedBodyBytes
+        self.runningLikelyNotModified = min(max(0, runningLikelyNotModified), running)
     }
 
     /// The body bytes the running transfers are likely to hold once done: each the mean body
-    /// of those completed so far (0 for runs of bodiless 304s), or `unknownBodyBytes` before
-    /// any completed (so a cold start with hundreds of transfers allowed does not start them
-    /// all at once, each bringing a body).
+    /// of those completed so far (0 for runs of bodiless 304s), or, before any completed,
+    /// `unknownBodyBytes` each but for those expecting a 304 (so a cold start with hundreds of
+    /// transfers allowed does not start them all at once, each bringing a body, while a pass
+    /// of conditional requests answered 304 last time does not wait a round trip with 16 of
+    /// them running: at 50 ms of latency that wait was 55 ms of an 0.85 s pass of 5,000).
     public var expectedBodyBytes: Int {
-        completed == 0 ? running * Self.unknownBodyBytes : running * (completedBodyBytes / completed)
+        completed == 0 ? (running - runningLikelyNotModified) * Self.unknownBodyBytes : running * (completedBodyBytes / completed)
     }
 
     /// What a body is taken to weigh before any has arrived: a typical feed's.

@@ -21,9 +21,13 @@ public struct RunState: Sendable, Equatable {
     public let degraded: String?
     /// Failures in a row so far (the backoff of the next one counts from it).
     public let consecutiveFailures: Int
+    /// The last successful fetch was answered 304 (`StoredSource.lastAnswerNotModified`): the
+    /// next conditional request likely brings no body (`FetchRequest.likelyNotModified`).
+    public let lastAnswerNotModified: Bool
 
     public init(id: SourceID, displayName: String, hasFeedTitle: Bool, refreshHintSeconds: Int?, fetchURL: String?,
-                validators: CacheValidators, degraded: String?, consecutiveFailures: Int) {
+                validators: CacheValidators, degraded: String?, consecutiveFailures: Int, lastAnswerNotModified: Bool = false) {
+        self.lastAnswerNotModified = lastAnswerNotModified
         self.id = id
         self.displayName = displayName
         self.hasFeedTitle = hasFeedTitle
@@ -37,7 +41,8 @@ public struct RunState: Sendable, Equatable {
     public init(_ stored: StoredSource) {
         self.init(id: stored.id, displayName: stored.displayName, hasFeedTitle: stored.feed.title != nil,
                   refreshHintSeconds: stored.feed.refreshHintSeconds, fetchURL: stored.fetchURL, validators: stored.validators,
-                  degraded: stored.degraded, consecutiveFailures: stored.consecutiveFailures)
+                  degraded: stored.degraded, consecutiveFailures: stored.consecutiveFailures,
+                  lastAnswerNotModified: stored.lastAnswerNotModified)
     }
 }
 
@@ -47,13 +52,13 @@ extension FeedStore {
     public func runState(of id: SourceID) throws -> RunState? {
         try cachedStatement("""
             SELECT coalesce(name, feed_title, url), feed_title IS NOT NULL, refresh_hint_seconds, fetch_url, etag,
-                   last_modified, degraded, consecutive_failures
+                   last_modified, degraded, consecutive_failures, last_success_at > items_seen_at
             FROM sources WHERE id = ?1
             """).queryOne([SQLValue(id)]) { row in
             RunState(id: id, displayName: row.string(0) ?? "", hasFeedTitle: row.int(1) != 0,
                      refreshHintSeconds: row.optionalInt(2), fetchURL: row.string(3),
                      validators: CacheValidators(etag: row.string(4), lastModified: row.string(5)),
-                     degraded: row.string(6), consecutiveFailures: row.int(7))
+                     degraded: row.string(6), consecutiveFailures: row.int(7), lastAnswerNotModified: row.int(8) == 1)
         }
     }
 }

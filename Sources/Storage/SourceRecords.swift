@@ -89,4 +89,12 @@ public struct StoredSource: Hashable, Sendable {
     }
 
     public var isDisabled: Bool { disabledReason != nil }
+
+    /// Whether the last successful fetch was answered 304 Not Modified: a success after the
+    /// last delivery of items (`saveFetch` sets both times at once). The same rule as the
+    /// SQL of `FeedStore.runState(of:)`.
+    public var lastAnswerNotModified: Bool {
+        guard let success = lastSuccessAt, let items = itemsSeenAt else { return false }
+        return success > items
+    }
 }

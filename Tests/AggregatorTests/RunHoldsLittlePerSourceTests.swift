@@ -37,7 +37,15 @@ final class RunHoldsLittlePerSourceTests: XCTestCase {
         try store.recordFailure(sourceID: busy, message: "boom", now: now, nextDue: nil)
         try store.recordFailure(sourceID: busy, message: "boom", now: now, nextDue: nil)
         try store.updateFetchURL(sourceID: named, to: "https://b.test/moved")
-        for id in [plain, named, busy] {
+        // Its items delivered, then answered 304 a minute later: the next request likely gets 304.
+        let unchanged = try store.upsertSource(SourceConfiguration(url: "https://d.test/feed"), now: now)
+        try store.saveFetch(sourceID: unchanged, feed: FeedInfo(title: "Dee"), cards: [],
+                            validators: CacheValidators(etag: "\"d1\""), now: now, nextDue: nil)
+        XCTAssertEqual(try store.runState(of: unchanged)?.lastAnswerNotModified, false, "the last answer brought its items")
+        try store.recordNotModified(sourceID: unchanged, now: Timestamp(secondsSince1970: 1_800_000_060), nextDue: nil)
+        XCTAssertEqual(try store.runState(of: unchanged)?.lastAnswerNotModified, true)
+        XCTAssertEqual(try store.runState(of: plain)?.lastAnswerNotModified, false, "never fetched")
+        for id in [plain, named, busy, unchanged] {
             let stored = try XCTUnwrap(store.source(id: id))
             XCTAssertEqual(try store.runState(of: id), RunState(stored))
         }
