@@ -361,6 +361,10 @@ public struct UpdateRunner {
             SharedHostGate(state: $0.state, worker: $0.worker, limit: limits.maxPerHost, slotSeconds: $0.slotSeconds, clock: clock)
         }
         fetcher.hostGate = gate
+        // Each host starts at the limit the last run left it at (SQLite, without hosts shared
+        // with other workers): see `FeedStore.hostStartLimits`.
+        let hostMemory = gate == nil && limits.perHostStart != nil ? sqlite : nil
+        if let hostMemory { fetcher.hostStartLimits = (try? hostMemory.hostStartLimits(now: clock())) ?? [:] }
         defer { gate?.releaseAll() }
         // Saved searches are fetched with the feeds; their follow-up requests, page previews
         // and saving come after (see SearchUpdate.swift).
@@ -481,6 +485,7 @@ public struct UpdateRunner {
         })
         while let done = pool?.next(wait: true) { saveParsed(done) }
         flush()
+        if let hostMemory { try? hostMemory.recordHostLimits(fetcher.hostLimits.mapValues(\.limit), now: clock()) }
         if !searches.pending.isEmpty {
             finishSearches(&searches, fetcher: fetcher, store: store, report: finished)
         }

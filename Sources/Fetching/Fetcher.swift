@@ -46,6 +46,10 @@ public final class Fetcher {
     /// Each host's limit as it ended the last `fetchAll` (per-host limit policy, for tests and
     /// statistics).
     public private(set) var hostLimits: [String: HostConcurrency] = [:]
+    /// Where a host's adaptive limit starts, by host name, instead of `perHostStart` (held
+    /// within 1 and `maxPerHost`): the limit it ended the caller's last run at. Used only with
+    /// `perHostStart` (an adaptive limit).
+    public var hostStartLimits: [String: Int] = [:]
     /// Asked before each transfer to a host, beyond `maxPerHost` (see `HostGate`); nil: none.
     public var hostGate: (any HostGate)?
 
@@ -130,7 +134,9 @@ public final class Fetcher {
                     hostNames.append(host)
                     perHost.append(0)
                     waitingOfHost.append(0)
-                    adaptive.append(nil)
+                    adaptive.append(limits.perHostStart == nil || isFile ? nil : hostStartLimits[host].map {
+                        HostConcurrency(start: $0, ceiling: maxPerHost)
+                    })
                     hostIndex[host] = hostNames.count - 1
                     return hostNames.count - 1
                 }()

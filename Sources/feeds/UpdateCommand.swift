@@ -33,8 +33,9 @@ enum UpdateCommand: Command {
       --images               then download the images of the last 7 days' cards for 'feeds html'
       --jobs N               transfers at once (default 480)
       --per-host N           at most N transfers at once to one host (default 24): each host
-                             starts at 6 (or N when lower), gains one for each fast, healthy
-                             answer and is halved on 429/503, timeouts and connection errors
+                             starts at 6 (or N when lower) or where the last update left it,
+                             gains one for each fast, healthy answer and is halved on 429/503,
+                             timeouts and connection errors
       --timeout SECONDS      time allowed for one transfer (default 30)
       --connect-timeout S    time allowed to connect (default 10)
       --max-size BYTES       largest feed, compressed and decompressed (default 32 MiB; K/M suffix)
