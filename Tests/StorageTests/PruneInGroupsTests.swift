@@ -52,11 +52,25 @@ final class PruneInGroupsTests: XCTestCase {
                 forgotten += went[0]
             }
             XCTAssertGreaterThan(forgotten, 20, "seed \(seed): too little forgotten to compare")
-            // The counts the triggers keep follow the grouped deletes.
+            // The counts the triggers keep follow the grouped deletes (the edited ones below aside).
             for (_, (store, _)) in filled {
                 let counted = try store.sources().reduce(0) { $0 + $1.cardCount }
                 XCTAssertEqual(counted, try left(store).count)
             }
         }
+    }
+
+    /// The groups are made from the sources' counts, which a hand edit or an older version may
+    /// have left anywhere up to 2^63-1: summed without trapping, and the cards decided alike.
+    func testHugeStoredCountsNeitherTrapNorChangeWhatGoes() throws {
+        let (edited, keepA) = try filled(seed: 11)
+        let (plain, keepB) = try filled(seed: 11)
+        try edited.db.execute("UPDATE sources SET card_count = 9223372036854775807 WHERE id % 3 = 0")
+        for (now, days, count) in [(time(45), 30, nil), (time(60), 7, 2), (time(900), 1, 0)] as [(Timestamp, Int?, Int?)] {
+            let went = try [edited, plain].map { try $0.prune(now: now, defaultKeepDays: days, defaultKeepCount: count, groupCards: 40) }
+            XCTAssertEqual(went[0], went[1])
+            XCTAssertEqual(try left(edited), try left(plain))
+        }
+        withExtendedLifetime((keepA, keepB)) {}
     }
 }
