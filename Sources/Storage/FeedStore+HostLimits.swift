@@ -10,9 +10,8 @@ extension FeedStore {
 
     /// The limits recorded within `hostLimitLifetimeSeconds` before `now`, by host name.
     public func hostStartLimits(now: Timestamp) throws -> [String: Int] {
-        let since = now.secondsSince1970.subtractingReportingOverflow(Self.hostLimitLifetimeSeconds)
         let rows = try db.prepare("SELECT host, start_limit FROM host_limits WHERE recorded_at >= ?1")
-            .query([SQLValue(since.overflow ? Int64.min : since.partialValue)]) { ($0.string(0) ?? "", $0.int(1)) }
+            .query([Self.hostLimitsCutoff(now)]) { ($0.string(0) ?? "", $0.int(1)) }
         var limits: [String: Int] = [:]
         limits.reserveCapacity(rows.count)
         for (host, limit) in rows where !host.isEmpty { limits[host] = limit }
@@ -26,13 +25,17 @@ extension FeedStore {
             INSERT INTO host_limits (host, start_limit, recorded_at) VALUES (?1, ?2, ?3)
             ON CONFLICT (host) DO UPDATE SET start_limit = excluded.start_limit, recorded_at = excluded.recorded_at
             """)
-        let since = now.secondsSince1970.subtractingReportingOverflow(Self.hostLimitLifetimeSeconds)
         try db.writeTransaction {
             for (host, limit) in limits where !host.isEmpty {
                 try upsert.execute([.text(host), SQLValue(Int64(min(1_000, max(1, limit)))), SQLValue(now)])
             }
-            try db.prepare("DELETE FROM host_limits WHERE recorded_at < ?1")
-                .execute([SQLValue(since.overflow ? Int64.min : since.partialValue)])
+            try db.prepare("DELETE FROM host_limits WHERE recorded_at < ?1").execute([Self.hostLimitsCutoff(now)])
         }
+    }
+
+    /// The oldest time a recorded limit is used at `now` (Int64.min rather than trapping near it).
+    private static func hostLimitsCutoff(_ now: Timestamp) -> SQLValue {
+        let since = now.secondsSince1970.subtractingReportingOverflow(hostLimitLifetimeSeconds)
+        return SQLValue(since.overflow ? Int64.min : since.partialValue)
     }
 }

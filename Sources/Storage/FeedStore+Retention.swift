@@ -18,8 +18,9 @@ extension FeedStore {
     /// The sources some retention applies to are pruned a group at a time, each group's cards
     /// (`pruneGroupCards` at most, but for a bigger single source) in a transaction of its own:
     /// one statement over every card kept its statement journal in memory (the update's bulk
-    /// settings keep temporary files there), 924 MB of peak memory for the first prune of years of cards
-    /// (312,000 of 1,014,000 over 5,000 sources, issue 21), and held the write lock throughout.
+    /// settings keep temporary files there): 924 MB of peak memory for the first prune of years
+    /// of cards (312,000 of 1,014,000 over 5,000 sources, issue 21), and the write lock held
+    /// throughout.
     /// A card's rank is within its source, so grouping by source decides each card as before.
     @discardableResult
     public func prune(now: Timestamp, defaultKeepDays: Int?, defaultKeepCount: Int? = nil) throws -> Int {
