@@ -28,6 +28,19 @@ public enum ProcessMemory {
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20)  // glibc's largest on 64-bit
         #endif
     }
+
+    /// Keeps `value` (and what it holds) until the process exits, never freed: for what a
+    /// short command reads once and drops as it ends, when the process is about to exit and
+    /// the system takes its memory back whole. Freeing 5,000 sources' entries and stored
+    /// states one string at a time was a tenth of `feeds sources` (30 M of 220 M instructions).
+    public static func keepUntilExit<T>(_ value: T) {
+        _ = Unmanaged.passRetained(KeptUntilExit(value))
+    }
+}
+
+private final class KeptUntilExit<T> {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
 
 #if os(Linux)

@@ -129,6 +129,45 @@ public struct JSONObjectWriter: ~Copyable {
         out.append(0x5A); out.append(0x22)
     }
 
+    /// A date as `"YYYY-MM-DDTHH:MM:SSZ"`, or null: written byte by byte (`feeds sources
+    /// --json` writes three a source).
+    public mutating func date(_ name: StaticString, _ value: Timestamp?) {
+        dateField(name, value)
+    }
+
+    /// `value` as a JSON string, or null, under a literal name (written as it is: plain ASCII
+    /// without quotes or backslashes). `feeds sources --json` writes 17 fields a source, 5,000
+    /// sources: quoting each name as a String was a tenth of the command.
+    public mutating func text(_ name: StaticString, _ value: String?) {
+        staticField(name, value)
+    }
+
+    /// `value` as a JSON number, or null, under a literal name, its digits written in place.
+    public mutating func number(_ name: StaticString, _ value: Int?) {
+        staticKey(name)
+        guard let value else { JSONText.appendNull(to: &out); return }
+        if value < 0 { out.append(0x2D) }
+        var magnitude = value.magnitude  // Int.min's too
+        var divisor: UInt = 1
+        while divisor <= magnitude / 10 { divisor *= 10 }
+        repeat {
+            out.append(UInt8(48 + magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// `values` as a JSON array of strings under a literal name.
+    public mutating func texts(_ name: StaticString, _ values: [String]) {
+        staticKey(name)
+        out.append(0x5B)
+        for (i, value) in values.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            JSONText.appendQuoted(value, to: &out)
+        }
+        out.append(0x5D)
+    }
+
     /// `n` (0 <= n < 10^width) in exactly `width` digits.
     private mutating func appendDigits(_ n: Int, _ width: Int) {
         var divisor = 1

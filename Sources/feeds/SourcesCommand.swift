@@ -27,6 +27,8 @@ enum SourcesCommand: Command {
         // By index: no copy of 5,000 stored sources into pairs (see `PairedSources`); read once
         // for both the sync and the listing.
         let (workspace, paired) = try global.listingWorkspace()
+        // The command ends with the listing: its 5,000 sources are left to the exit.
+        defer { ProcessMemory.keepUntilExit(paired) }
         let orphans = paired.orphans.map { paired.stored[$0] }
         var sources = paired.listed
         if let tag = args.value("--tag") { sources = sources.filter { TagMatch.matches(paired.entries[$0.entry].tags, tag) } }
@@ -42,23 +44,23 @@ enum SourcesCommand: Command {
                 if i > 0 { out.write(",") }
                 var w = JSONObjectWriter()
                 let (entry, st) = (paired.entries[pair.entry], paired.stored[pair.stored])
-                w.field("url", entry.url)
-                w.field("name", st.displayName)
-                w.field("fetchURL", st.fetchURL)
-                w.raw("tags", "[" + entry.tags.map(JSONText.quoted).joined(separator: ",") + "]")
-                w.field("every", entry.everySeconds)
-                w.field("lastAttempt", st.lastAttemptAt?.iso8601)
-                w.field("lastSuccess", st.lastSuccessAt?.iso8601)
-                w.field("lastError", st.lastError)
-                w.field("degraded", st.degraded)
-                w.field("failures", st.consecutiveFailures)
-                w.field("nextDue", st.nextDueAt?.iso8601)
-                w.field("disabled", st.disabledReason)
-                w.field("isolated", st.isolatedReason)
-                w.field("cards", st.cardCount)
-                w.field("unread", st.unreadCount)
-                w.field("skipped", st.skippedLastFetch)
-                w.field("skippedTotal", st.skippedTotal)
+                w.text("url", entry.url)
+                w.text("name", st.displayName)
+                w.text("fetchURL", st.fetchURL)
+                w.texts("tags", entry.tags)
+                w.number("every", entry.everySeconds)
+                w.date("lastAttempt", st.lastAttemptAt)
+                w.date("lastSuccess", st.lastSuccessAt)
+                w.text("lastError", st.lastError)
+                w.text("degraded", st.degraded)
+                w.number("failures", st.consecutiveFailures)
+                w.date("nextDue", st.nextDueAt)
+                w.text("disabled", st.disabledReason)
+                w.text("isolated", st.isolatedReason)
+                w.number("cards", st.cardCount)
+                w.number("unread", st.unreadCount)
+                w.number("skipped", st.skippedLastFetch)
+                w.number("skippedTotal", st.skippedTotal)
                 out.write("\n" + w.finish())
             }
             out.write("\n]\n")

@@ -108,4 +108,76 @@ final class SourcesFileBytesTests: XCTestCase {
                            isSearch, first.debugDescription)
         }
     }
+
+    /// The reference tokenizer: scalar by scalar, each word built scalar by scalar.
+    static func referenceTokens(_ line: String) -> (words: [(String, Bool)], error: String?) {
+        var words: [(String, Bool)] = []
+        var current = String.UnicodeScalarView()
+        var inWord = false, quoted = false, wasQuoted = false
+        var scalars = line.unicodeScalars.makeIterator()
+        while let c = scalars.next() {
+            if quoted {
+                if c == "\\" {
+                    guard let next = scalars.next() else { return ([], "a line ends with \\ inside quotes") }
+                    switch next {
+                    case "n": current.append("\n")
+                    case "r": current.append("\r")
+                    case "t": current.append("\t")
+                    case "u":
+                        let bad = "\\u inside quotes takes a code point in braces, like \\u{202E}"
+                        guard scalars.next() == "{" else { return ([], bad) }
+                        var hex = ""
+                        var closed = false
+                        while let h = scalars.next() {
+                            if h == "}" { closed = true; break }
+                            guard hex.count < 6, h.isASCII, h.properties.isASCIIHexDigit else { return ([], bad) }
+                            hex.unicodeScalars.append(h)
+                        }
+                        guard closed, !hex.isEmpty, let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else { return ([], bad) }
+                        current.append(scalar)
+                    default: current.append(next)
+                    }
+                } else if c == "\"" {
+                    quoted = false
+                } else {
+                    current.append(c)
+                }
+                continue
+            }
+            if c == " " || c == "\t" || c == "\r" {
+                if inWord { words.append((String(current), wasQuoted)); current = .init(); inWord = false; wasQuoted = false }
+                continue
+            }
+            if c == "#" && !inWord { break }
+            inWord = true
+            if c == "\"" { quoted = true; wasQuoted = true } else { current.append(c) }
+        }
+        if quoted { return ([], "unclosed quote: a \" opened on this line is never closed") }
+        if inWord { words.append((String(current), wasQuoted)) }
+        return (words, nil)
+    }
+
+    /// Lines of quotes, escapes (good and bad), blanks, comments and words, with combining marks
+    /// after the bytes the tokenizer looks for: the words and quoted marks the tokenizer reads
+    /// off the bytes (a word is a slice of the line unless quotes or escapes break it up) are
+    /// the reference's, and so is every error.
+    func testTokenizerReadsLinesAsScalarByScalarDoes() {
+        let pieces = Self.pieces + ["\"", "\"\"", "\\", "\\\"", "\\u{1F986}", "\\u{110000}", "\\u{}", "\\u{zz}", "\\u", "\\t",
+                                    "#", " #", "\"\u{301}", "#\u{301}", " ", "\t", "name=", "tags=\"a b\"", "\\é"]
+        var random = SplitMix64(seed: 21)
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let reference = Self.referenceTokens(line)
+            do {
+                let words = try SourcesFile.tokenizeMarked(line)
+                XCTAssertNil(reference.error, line.debugDescription)
+                XCTAssertEqual(words.map(\.word), reference.words.map(\.0), line.debugDescription)
+                XCTAssertEqual(words.map(\.quoted), reference.words.map(\.1), line.debugDescription)
+            } catch let error as SourcesFile.TokenError {
+                XCTAssertEqual(error.reason, reference.error, line.debugDescription)
+            } catch {
+                XCTFail("\(error)")
+            }
+        }
+    }
 }

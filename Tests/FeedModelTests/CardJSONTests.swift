@@ -146,6 +146,37 @@ final class CardJSONTests: XCTestCase {
         XCTAssertEqual(w.finish(), #"{"n":-7}"#)
     }
 
+    /// The writers under literal names (`text`, `number`, `texts`, `date`) write what the
+    /// String-named ones write, for edge values of each.
+    func testLiteralNamedFieldsMatchStringNamedOnes() {
+        let numbers: [Int?] = [nil, 0, 7, -7, 9, 10, 99, 100, 1_000_000, Int.max, Int.min, Int.max / 10, -(Int.max / 10) - 9]
+        for n in numbers {
+            var fast = JSONObjectWriter(), slow = JSONObjectWriter()
+            fast.number("n", n)
+            slow.field("n", n)
+            XCTAssertEqual(fast.finish(), slow.finish(), "\(String(describing: n))")
+        }
+        for t in [nil, "", "plain", "quote \" and \\ backslash", "line\nbreak\u{0}\u{1F}", "\u{2028}é😀"] as [String?] {
+            var fast = JSONObjectWriter(), slow = JSONObjectWriter()
+            fast.text("t", t)
+            slow.field("t", t)
+            XCTAssertEqual(fast.finish(), slow.finish())
+        }
+        for list in [[], ["a"], ["a \"b\"", "ü", "\u{7}"]] as [[String]] {
+            var fast = JSONObjectWriter(), slow = JSONObjectWriter()
+            fast.texts("l", list)
+            slow.raw("l", "[" + list.map(JSONText.quoted).joined(separator: ",") + "]")
+            XCTAssertEqual(fast.finish(), slow.finish())
+        }
+        for seconds in [nil, 0, -1, 1_700_000_000, -62_135_596_800, 253_402_300_799] as [Int64?] {
+            var fast = JSONObjectWriter(), slow = JSONObjectWriter()
+            let time = seconds.map { Timestamp(secondsSince1970: $0) }
+            fast.date("d", time)
+            slow.field("d", time?.iso8601)
+            XCTAssertEqual(fast.finish(), slow.finish())
+        }
+    }
+
     // MARK: - cards
 
     func testEmptyCardHasEveryFieldWithNulls() {

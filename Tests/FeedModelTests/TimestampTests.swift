@@ -203,6 +203,23 @@ final class TimestampTests: XCTestCase {
         }
     }
 
+    /// The byte-written texts (four-digit years) against the fields they are written from,
+    /// over instants from year 1811 to 2286 and a few seconds either side of each.
+    func testFastTextsMatchTheirFields() {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var s: Int64 = -5_000_000_000
+        while s < 10_000_000_000 {
+            for t in [s, s + 1, s + 59, s + 86_399] {
+                let time = Timestamp(secondsSince1970: t)
+                let c = time.components
+                let date = "\(c.year)-\(two(c.month))-\(two(c.day))"
+                XCTAssertEqual(time.iso8601, "\(date)T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z")
+                XCTAssertEqual(time.minuteText, "\(date) \(two(c.hour)):\(two(c.minute))")
+            }
+            s += 12_345_679
+        }
+    }
+
     func testOrdering() {
         let a = Timestamp(secondsSince1970: -10), b = Timestamp(secondsSince1970: 0), c = Timestamp(secondsSince1970: 10)
         XCTAssertLessThan(a, b)
