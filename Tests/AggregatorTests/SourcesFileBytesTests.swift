@@ -109,6 +109,24 @@ final class SourcesFileBytesTests: XCTestCase {
         }
     }
 
+    /// URLs of printable ASCII, which `urlProblem` reads on their bytes: as the reference says,
+    /// and so does the `search:` test of a line's first word.
+    func testASCIIURLProblemsAndSearchWordsAsCharactersSayThem() {
+        let ascii: [String] = Self.pieces.filter { $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+            + ["//", "/", "///", "HtTp://", "hTTps://", "FiLe:", "file:", "http://", "https://", "search:", "SeArCh:", "sea", "rch:",
+               "h", "ttp", ":", " ", "~", "@", "host", "[::1]", "%41", "?", "#"]
+        var random = SplitMix64(seed: 2102)
+        var problems = 0
+        for _ in 0..<20_000 {
+            let url = (0..<Int.random(in: 1...6, using: &random)).map { _ in ascii.randomElement(using: &random)! }.joined()
+            let expected = Self.referenceURLProblem(url)
+            XCTAssertEqual(SourcesFile.urlProblem(url), expected, url.debugDescription)
+            XCTAssertEqual(SourcesFile.isSearchWord(url), url.lowercased().hasPrefix("search:"), url.debugDescription)
+            if expected != nil { problems += 1 }
+        }
+        XCTAssertGreaterThan(problems, 500, "the generator makes URLs with problems too")
+    }
+
     /// The reference tokenizer: scalar by scalar, each word built scalar by scalar.
     static func referenceTokens(_ line: String) -> (words: [(String, Bool)], error: String?) {
         var words: [(String, Bool)] = []

@@ -113,6 +113,22 @@ final class InternalAddressTests: XCTestCase {
         XCTAssertEqual(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1000/x", scope: nil, allowInternal: false), .loopback)
         XCTAssertNil(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1001/x", scope: nil, allowInternal: true))
         XCTAssertNil(AddressPolicy.refusal(address: try XCTUnwrap(IPAddress("8.8.8.8")), url: "http://x/", scope: nil, allowInternal: false))
+        // The scope's own URL needs no second parse, and says what parsing it would: allowed
+        // when the scope is an origin, refused when there is none (a URL curl cannot parse).
+        XCTAssertNil(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1000/x", scope: origin,
+                                           scopeURL: "http://127.0.0.1:1000/x", allowInternal: false))
+        XCTAssertEqual(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1000/x", scope: nil,
+                                             scopeURL: "http://127.0.0.1:1000/x", allowInternal: false), .loopback)
+        XCTAssertEqual(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1001/x", scope: origin,
+                                             scopeURL: "http://127.0.0.1:1000/x", allowInternal: false), .loopback)
+        // The scope is parsed only for an internal address.
+        var asked = 0
+        func scope() -> WebOrigin? { asked += 1; return origin }
+        XCTAssertNil(AddressPolicy.refusal(address: try XCTUnwrap(IPAddress("8.8.8.8")), url: "http://x/", scope: scope(), allowInternal: false))
+        XCTAssertNil(AddressPolicy.refusal(address: loopback, url: "http://x/", scope: scope(), allowInternal: true))
+        XCTAssertEqual(asked, 0)
+        XCTAssertNil(AddressPolicy.refusal(address: loopback, url: "http://127.0.0.1:1000/x", scope: scope(), allowInternal: false))
+        XCTAssertEqual(asked, 1)
     }
 
     // MARK: At connect time, on loopback
