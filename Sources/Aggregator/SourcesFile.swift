@@ -339,7 +339,7 @@ public enum SourcesFile {
         // Printable ASCII (nearly every URL): there each Character is one byte and lowercasing
         // touches A-Z only, so the rules below read the same on bytes (lowercasing and walking
         // Characters was 40 % of reading a line of 5,000: ~24 M instructions).
-        if url.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return asciiURLProblem(url) }
+        if isPrintableASCII(url) { return asciiURLProblem(url) }
         let lower = url.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             let rest = url.drop { $0 != "/" }.dropFirst(2)
@@ -356,20 +356,24 @@ public enum SourcesFile {
     /// Whether a line's first word starts with `search:` in any case: on its bytes when it is
     /// printable ASCII (where lowercasing touches A-Z only and a Character is a byte).
     static func isSearchWord(_ word: String) -> Bool {
-        guard word.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return word.lowercased().hasPrefix("search:") }
-        return word.utf8.count >= 7 && zip(word.utf8, "search:".utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+        guard isPrintableASCII(word) else { return word.lowercased().hasPrefix("search:") }
+        return hasLowercasePrefix(word.utf8, "search:")
+    }
+
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Whether `bytes`, their letters A-Z lowercased, start with `prefix` (lowercase ASCII).
+    private static func hasLowercasePrefix<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ prefix: String) -> Bool {
+        bytes.count >= prefix.utf8.count
+            && zip(bytes, prefix.utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
     }
 
     /// `urlProblem` of a URL of printable ASCII, on its bytes.
     private static func asciiURLProblem(_ url: String) -> String? {
         let bytes = Array(url.utf8)
-        func hasPrefix(_ prefix: StaticString) -> Bool {
-            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-            return (0..<prefix.utf8CodeUnitCount).allSatisfy { i in
-                let b = bytes[i]
-                return (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) == prefix.utf8Start[i]
-            }
-        }
+        func hasPrefix(_ prefix: String) -> Bool { hasLowercasePrefix(bytes, prefix) }
         if hasPrefix("http://") || hasPrefix("https://") {
             // What follows the first "/" and the byte after it: the host, unless empty or a "/".
             let rest = (bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count) + 2

@@ -30,21 +30,21 @@ public enum CardJSON {
     }
 
     private static func fields(of c: Card, into w: inout JSONObjectWriter) {
-        w.staticField("id", c.id)
+        w.text("id", c.id)
         // The key without its String: `CardKey(for:)`'s first rule, written in place.
         if c.kind == .article, let id = c.id, !id.isEmpty {
             w.staticKey("key")
             JSONText.appendQuoted(id, prefix: keyIDPrefix, to: &w.out)
         } else {
-            w.staticField("key", c.key.rawValue)
+            w.text("key", c.key.rawValue)
         }
-        w.staticField("title", c.title)
-        w.staticField("link", c.link)
-        w.staticField("description", c.descriptionText)
-        w.staticField("image", c.image)
-        w.dateField("published", c.published)
-        w.dateField("updated", c.updated)
-        w.staticField("author", c.author)
+        w.text("title", c.title)
+        w.text("link", c.link)
+        w.text("description", c.descriptionText)
+        w.text("image", c.image)
+        w.date("published", c.published)
+        w.date("updated", c.updated)
+        w.text("author", c.author)
         w.staticKey("enclosures")
         w.out.append(0x5B)
         for (i, e) in c.enclosures.enumerated() {
@@ -54,7 +54,7 @@ public enum CardJSON {
             inner.finish(into: &w.out)
         }
         w.out.append(0x5D)
-        w.staticField("kind", c.kind.rawValue)
+        w.text("kind", c.kind.rawValue)
     }
 
     private static let keyIDPrefix: StaticString = "id:"
@@ -66,8 +66,8 @@ public enum CardJSON {
     }
 
     private static func enclosureFields(_ e: Enclosure, into w: inout JSONObjectWriter) {
-        w.staticField("url", e.url)
-        w.staticField("type", e.type)
+        w.text("url", e.url)
+        w.text("type", e.type)
         if let length = e.length { w.raw("length", String(length)) } else { w.raw("length", "null") }
     }
 }
@@ -90,12 +90,15 @@ public struct JSONObjectWriter: ~Copyable {
         out.append(0x7B)
     }
 
-    mutating func staticField(_ name: StaticString, _ value: String?) {
+    /// `value` as a JSON string, or null, under a literal name (written as it is: plain ASCII
+    /// without quotes or backslashes; `feeds sources --json` writes 17 a source, and quoting
+    /// each name as a String was a tenth of that command).
+    public mutating func text(_ name: StaticString, _ value: String?) {
         staticKey(name)
         if let value { JSONText.appendQuoted(value, to: &out) } else { JSONText.appendNull(to: &out) }
     }
 
-    mutating func staticField(_ name: StaticString, _ value: UTF8Text?) {
+    mutating func text(_ name: StaticString, _ value: UTF8Text?) {
         staticKey(name)
         if let value {
             // Not `withUTF8` with a closure: a closure cannot capture the non-copyable `out`.
@@ -114,32 +117,19 @@ public struct JSONObjectWriter: ~Copyable {
     }
 
     /// A date as `"YYYY-MM-DDTHH:MM:SSZ"` (`Timestamp.iso8601`), or null.
-    mutating func dateField(_ name: StaticString, _ value: Timestamp?) {
+    public mutating func date(_ name: StaticString, _ value: Timestamp?) {
         staticKey(name)
         guard let value else { JSONText.appendNull(to: &out); return }
         let c = value.components
         guard (0...9999).contains(c.year) else { JSONText.appendQuoted(value.iso8601, to: &out); return }
         out.append(0x22)
-        appendDigits(c.year, 4); out.append(0x2D)
-        appendDigits(c.month, 2); out.append(0x2D)
-        appendDigits(c.day, 2); out.append(0x54)
-        appendDigits(c.hour, 2); out.append(0x3A)
-        appendDigits(c.minute, 2); out.append(0x3A)
-        appendDigits(c.second, 2)
+        appendDigits(UInt(c.year), 4); out.append(0x2D)
+        appendDigits(UInt(c.month), 2); out.append(0x2D)
+        appendDigits(UInt(c.day), 2); out.append(0x54)
+        appendDigits(UInt(c.hour), 2); out.append(0x3A)
+        appendDigits(UInt(c.minute), 2); out.append(0x3A)
+        appendDigits(UInt(c.second), 2)
         out.append(0x5A); out.append(0x22)
-    }
-
-    /// A date as `"YYYY-MM-DDTHH:MM:SSZ"`, or null: written byte by byte (`feeds sources
-    /// --json` writes three a source).
-    public mutating func date(_ name: StaticString, _ value: Timestamp?) {
-        dateField(name, value)
-    }
-
-    /// `value` as a JSON string, or null, under a literal name (written as it is: plain ASCII
-    /// without quotes or backslashes). `feeds sources --json` writes 17 fields a source, 5,000
-    /// sources: quoting each name as a String was a tenth of the command.
-    public mutating func text(_ name: StaticString, _ value: String?) {
-        staticField(name, value)
     }
 
     /// `value` as a JSON number, or null, under a literal name, its digits written in place.
@@ -147,14 +137,7 @@ public struct JSONObjectWriter: ~Copyable {
         staticKey(name)
         guard let value else { JSONText.appendNull(to: &out); return }
         if value < 0 { out.append(0x2D) }
-        var magnitude = value.magnitude  // Int.min's too
-        var divisor: UInt = 1
-        while divisor <= magnitude / 10 { divisor *= 10 }
-        repeat {
-            out.append(UInt8(48 + magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
-        } while divisor > 0
+        appendDigits(value.magnitude, 1)  // Int.min's magnitude too
     }
 
     /// `values` as a JSON array of strings under a literal name.
@@ -168,16 +151,17 @@ public struct JSONObjectWriter: ~Copyable {
         out.append(0x5D)
     }
 
-    /// `n` (0 <= n < 10^width) in exactly `width` digits.
-    private mutating func appendDigits(_ n: Int, _ width: Int) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
+    /// `n` in decimal, at least `width` digits (zeros in front).
+    private mutating func appendDigits(_ n: UInt, _ width: Int) {
+        var divisor: UInt = 1
+        for _ in 1..<max(1, width) { divisor *= 10 }
+        while divisor <= n / 10 { divisor *= 10 }
         var rest = n
-        while divisor > 0 {
+        repeat {
             out.append(UInt8(48 + rest / divisor))
             rest %= divisor
             divisor /= 10
-        }
+        } while divisor > 0
     }
 
     public mutating func field(_ name: String, _ value: Int?) {
