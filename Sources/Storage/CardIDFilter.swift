@@ -12,6 +12,19 @@ final class CardIDFilter {
         didSet { probe.pointee = ids.probe }
     }
 
+    /// The older ids of a set read newest first (`select(_:olderBelow:readOlder:)`): not read
+    /// until a walk asks about an id below `olderBelow`, then all at once by `readOlder`. A
+    /// plain bound (`Int64.min` when there is nothing to read): it is tested on every match.
+    @exclusivity(unchecked) private var olderBelow = Int64.min
+    private var readOlder: (() throws -> [Int64])?
+    /// The ids in force while older ones may still be read (the set is made again with them).
+    private var newer: [Int64] = []
+    /// Why reading the older ids failed, for the caller of the statement that asked (which
+    /// fails with a plain SQL error): cleared by `select`.
+    private(set) var failure: Error?
+    /// How many times older ids were read (what the tests look at).
+    private(set) var olderReads = 0
+
     /// `ids`' bitmap as plain fields, what the SQL function reads per call: the test is called
     /// for every full-text match a walk visits (240,000 for a common word and a small tag), and
     /// reading `ids` there copied the set, retaining and releasing its storage each time (a
@@ -41,6 +54,7 @@ final class CardIDFilter {
                 let found = Unmanaged<CardIDFilter>.fromOpaque(user)._withUnsafeGuaranteedRef {
                     $0.contains(sqlite3_value_int64(argument))
                 }
+                guard let found else { return sqlite3_result_error(context, "the cards to search could not be read", -1) }
                 sqlite3_result_int(context, found ? 1 : 0)
             },
             nil, nil,
@@ -73,9 +87,41 @@ final class CardIDFilter {
         return collected
     }
 
+    /// Puts `ids` in force, and with `olderBelow`, the ids below it that `readOlder` reads
+    /// (a statement on the same connection, run from inside the walk that asks: SQLite lets a
+    /// function run other statements, short of closing the connection or resetting its own).
+    /// A relevance search over unread cards reads them newest first this way: its window of
+    /// newest matches usually ends long before the oldest unread card (`FeedStore.Preselection`).
+    func select(_ ids: [Int64], olderBelow: Int64? = nil, readOlder: (() throws -> [Int64])? = nil) {
+        self.ids = CardIDSet(ids)
+        failure = nil
+        if let olderBelow, let readOlder {
+            (self.olderBelow, self.readOlder, newer) = (olderBelow, readOlder, ids)
+        } else {
+            (self.olderBelow, self.readOlder, newer) = (.min, nil, [])
+        }
+    }
+
+    /// Whether `id` is selected; nil when the older ids it needed could not be read (`failure`).
     @inline(__always)
-    private func contains(_ id: Int64) -> Bool {
-        probe.pointee.contains(id) ?? ids.contains(id)
+    private func contains(_ id: Int64) -> Bool? {
+        if id < olderBelow { return readingOlder(for: id) }
+        return probe.pointee.contains(id) ?? ids.contains(id)
+    }
+
+    private func readingOlder(for id: Int64) -> Bool? {
+        let read = readOlder
+        (olderBelow, readOlder) = (.min, nil)
+        olderReads += 1
+        do {
+            newer += try read?() ?? []
+        } catch {
+            failure = error
+            return nil
+        }
+        ids = CardIDSet(newer)
+        newer = []
+        return ids.contains(id)
     }
 }
 

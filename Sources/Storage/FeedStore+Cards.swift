@@ -124,14 +124,17 @@ extension FeedStore {
         }
         try attachSearchIndex()
         do {
-            if order == .relevance, query.hasFilters, let ids = try preselectedIDs(text, query) {
+            if order == .relevance, query.hasFilters, let preselection = try preselectedIDs(text, query, window: window) {
                 // The cards passing the filters first (from their indexes), when they are few,
                 // then the window over the matches tests each against that set (see
                 // `CardIDFilter`), starting at the newest of them. Many cards passing, or few
-                // matches (`preselectedIDs`): the window's walk reads their rows.
+                // matches (`preselectedIDs`): the window's walk reads their rows. Unread cards
+                // read newest first: the oldest of them is not known, so no lower bound.
+                let ids = preselection.ids
                 guard let newest = ids.max(), let oldest = ids.min() else { return [Row]() }
-                let walk = PreselectedWalk.bounds(oldest...newest, cards: try cardIDRange())
-                return try withSelectedIDs(ids) {
+                let cards = try cardIDRange()
+                let walk = PreselectedWalk.bounds((preselection.olderBelow == nil ? oldest : cards.lowerBound)...newest, cards: cards)
+                return try withPreselection(preselection) {
                     let listing = Self.listing(query, order: order, search: text, window: window,
                                                preselected: walk, columns: columns, scoresOnly: scoresOnly)
                     return try read(listing.sql, listing.values)

@@ -121,10 +121,30 @@ extension FeedStore {
     }
 
     private func preselects(_ text: String, passing: Int64) throws -> Bool {
-        let cap = Int64((Double(passing) * 0.1 / 3).rounded(.up))
+        let cap = Self.preselectionCap(passing: passing)
         let matches = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM \(Self.searchTable) WHERE card_search MATCH ?1 LIMIT \(cap))")
             .queryOne([.text(text)]) { $0.int64(0) } ?? 0
         return matches >= cap
+    }
+
+    /// Matches from which a filtered relevance search preselects (`preselectsFilteredIDs`).
+    private static func preselectionCap(passing: Int64) -> Int64 {
+        Int64((Double(passing) * 0.1 / 3).rounded(.up))
+    }
+
+    /// `preselects`, counting the newest matches (a walk of FTS5's doclists backwards, dearer
+    /// than forwards: only for a newest-first preselection): nil when there are fewer than the
+    /// cap, else the share of the ids from the oldest of them to the newest card that match.
+    private func newestMatchShare(_ text: String, passing: Int64) throws -> Double? {
+        let cap = Self.preselectionCap(passing: passing)
+        let (matches, oldest) = try db.prepare("""
+            SELECT count(*), min(rowid) FROM (SELECT rowid FROM \(Self.searchTable) WHERE card_search MATCH ?1
+                                               ORDER BY rowid DESC LIMIT \(cap))
+            """).queryOne([.text(text)]) { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
+        guard matches >= cap else { return nil }
+        let newest = try cardIDRange().upperBound
+        let (span, overflow) = newest.subtractingReportingOverflow(oldest)
+        return overflow ? 0 : Double(matches) / Double(max(1, span.saturatingAdd(1)))
     }
 
     /// `filterCounts(query).passing`, of the cards there are (max(id) bounds them at no cost).
@@ -138,13 +158,20 @@ extension FeedStore {
     /// filters' cards is exact but for --since (not counted): within the limit, every id is
     /// read with no limit (the cheaper statement); beyond it, none, unless --since may leave
     /// fewer (read up to the limit then; beyond it, none is kept).
-    func preselectedIDs(_ text: String, _ query: CardQuery) throws -> [Int64]? {
+    /// Unread cards (of any sources, none dated after --since) are read newest first when their
+    /// newest part is expected to hold the window (`Preselection`).
+    func preselectedIDs(_ text: String, _ query: CardQuery, window: Int = relevanceWindow) throws -> Preselection? {
         let passing = try filteredCount(query)
-        guard try preselects(text, passing: passing) else { return nil }
-        if passing <= Int64(Self.preselectionLimit) { return try collectFilteredIDs(query, atMost: nil) }
+        if query.unreadOnly, query.since == nil, Self.mayReadNewestFirst(passing: passing, window: window) {
+            guard let share = try newestMatchShare(text, passing: passing) else { return nil }
+            if let newestFirst = try unreadNewestFirst(query, passing: passing, matchShare: share, window: window) { return newestFirst }
+        } else {
+            guard try preselects(text, passing: passing) else { return nil }
+        }
+        if passing <= Int64(Self.preselectionLimit) { return Preselection(ids: try collectFilteredIDs(query, atMost: nil)) }
         guard query.since != nil else { return nil }
         let ids = try collectFilteredIDs(query, atMost: Self.preselectionLimit + 1)
-        return ids.count <= Self.preselectionLimit ? ids : nil
+        return ids.count <= Self.preselectionLimit ? Preselection(ids: ids) : nil
     }
 
     /// The ids of every card matching `text` (FTS5 syntax), for the `selecting` plan.
@@ -154,10 +181,24 @@ extension FeedStore {
 
     /// `body` with `ids` in this connection's `CardIDFilter` (registered at first use), emptied after.
     func withSelectedIDs<T>(_ ids: [Int64], _ body: () throws -> T) throws -> T {
+        try withPreselection(Preselection(ids: ids), body)
+    }
+
+    /// `body` with `preselection` in this connection's `CardIDFilter`, emptied after; its older
+    /// ids read when a walk of `body` reaches them. A failure to read them is what throws.
+    func withPreselection<T>(_ preselection: Preselection, _ body: () throws -> T) throws -> T {
         let filter = try cardIDFilter ?? CardIDFilter(on: db)
         cardIDFilter = filter
-        filter.ids = CardIDSet(ids)
-        defer { filter.ids = CardIDSet() }
-        return try body()
+        if let below = preselection.olderBelow, let query = preselection.query {
+            filter.select(preselection.ids, olderBelow: below) { [unowned self] in try self.collectUnreadIDs(query, from: nil, below: below) }
+        } else {
+            filter.select(preselection.ids)
+        }
+        defer { filter.select([]) }
+        do {
+            return try body()
+        } catch {
+            throw filter.failure ?? error
+        }
     }
 }
