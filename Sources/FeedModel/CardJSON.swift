@@ -123,12 +123,12 @@ public struct JSONObjectWriter: ~Copyable {
         let c = value.components
         guard (0...9999).contains(c.year) else { JSONText.appendQuoted(value.iso8601, to: &out); return }
         out.append(0x22)
-        appendDigits(UInt(c.year), 4); out.append(0x2D)
-        appendDigits(UInt(c.month), 2); out.append(0x2D)
-        appendDigits(UInt(c.day), 2); out.append(0x54)
-        appendDigits(UInt(c.hour), 2); out.append(0x3A)
-        appendDigits(UInt(c.minute), 2); out.append(0x3A)
-        appendDigits(UInt(c.second), 2)
+        out.appendDecimal(UInt(c.year), minimumWidth: 4); out.append(0x2D)
+        out.appendDecimal(UInt(c.month), minimumWidth: 2); out.append(0x2D)
+        out.appendDecimal(UInt(c.day), minimumWidth: 2); out.append(0x54)
+        out.appendDecimal(UInt(c.hour), minimumWidth: 2); out.append(0x3A)
+        out.appendDecimal(UInt(c.minute), minimumWidth: 2); out.append(0x3A)
+        out.appendDecimal(UInt(c.second), minimumWidth: 2)
         out.append(0x5A); out.append(0x22)
     }
 
@@ -137,7 +137,7 @@ public struct JSONObjectWriter: ~Copyable {
         staticKey(name)
         guard let value else { JSONText.appendNull(to: &out); return }
         if value < 0 { out.append(0x2D) }
-        appendDigits(value.magnitude, 1)  // Int.min's magnitude too
+        out.appendDecimal(value.magnitude, minimumWidth: 1)  // Int.min's magnitude too
     }
 
     /// `values` as a JSON array of strings under a literal name.
@@ -149,19 +149,6 @@ public struct JSONObjectWriter: ~Copyable {
             JSONText.appendQuoted(value, to: &out)
         }
         out.append(0x5D)
-    }
-
-    /// `n` in decimal, at least `width` digits (zeros in front).
-    private mutating func appendDigits(_ n: UInt, _ width: Int) {
-        var divisor: UInt = 1
-        for _ in 1..<max(1, width) { divisor *= 10 }
-        while divisor <= n / 10 { divisor *= 10 }
-        var rest = n
-        repeat {
-            out.append(UInt8(48 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        } while divisor > 0
     }
 
     public mutating func field(_ name: String, _ value: Int?) {

@@ -22,6 +22,12 @@ public enum TerminalText {
     /// `s` as one line for a terminal (a title, a name, a URL, an error message).
     public static func line(_ s: String) -> String { neutralise(s, keepLines: false) }
 
+    /// `line(s)` appended to `sink`: the bytes of `s` as they are when nothing in them is
+    /// neutralised (nearly always), with no String made for the line.
+    public static func appendLine(_ s: String, to sink: inout ByteSink) {
+        if isClean(s.utf8, keepLines: false) { sink.append(contentsOf: s) } else { sink.append(contentsOf: neutralise(s, keepLines: false)) }
+    }
+
     /// `s` as lines for a terminal: "\n" kept, every other control neutralised.
     public static func lines(_ s: String) -> String { neutralise(s, keepLines: true) }
 

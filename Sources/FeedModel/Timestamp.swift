@@ -117,6 +117,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return Self.fourDigitYearText(c, count: 16)
     }
 
+    /// `minuteText` appended to `sink` (the listing of `feeds sources` writes two a source):
+    /// a four-digit year as its 16 bytes in place, any other year as `minuteText` has it.
+    public func appendMinuteText(to sink: inout ByteSink) {
+        let c = components
+        guard (1000...9999).contains(c.year) else { return sink.append(contentsOf: minuteText) }
+        sink.appendDecimal(UInt(c.year), minimumWidth: 4); sink.append(UInt8(ascii: "-"))
+        sink.appendDecimal(UInt(c.month), minimumWidth: 2); sink.append(UInt8(ascii: "-"))
+        sink.appendDecimal(UInt(c.day), minimumWidth: 2); sink.append(UInt8(ascii: " "))
+        sink.appendDecimal(UInt(c.hour), minimumWidth: 2); sink.append(UInt8(ascii: ":"))
+        sink.appendDecimal(UInt(c.minute), minimumWidth: 2)
+    }
+
     /// The first `count` bytes of `YYYY-MM-DDTHH:MM:SSZ` (20: `iso8601`) or, 16, of
     /// `YYYY-MM-DD HH:MM` (`minuteText`), of fields whose year has four digits.
     private static func fourDigitYearText(_ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int),

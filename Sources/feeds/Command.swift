@@ -60,6 +60,15 @@ final class Output {
     /// through this. Styled or laid-out text (the digest, JSON) goes through `write`.
     func line(_ s: String = "") { write(TerminalText.line(s)); write("\n") }
 
+    /// One line written on bytes by `fill` (text from outside appended through
+    /// `TerminalText.appendLine`, as `line(_:)` neutralises it), then its end.
+    func line(_ fill: (inout ByteSink) -> Void) {
+        write { sink in
+            fill(&sink)
+            sink.append(0x0A)
+        }
+    }
+
     /// Text of our own, lines and layout kept (the help): `line` would join its lines, as it
     /// must for text from outside.
     func text(_ s: String) { write(s); if !s.hasSuffix("\n") { write("\n") } }

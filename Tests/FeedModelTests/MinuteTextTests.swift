@@ -36,6 +36,11 @@ final class MinuteTextTests: XCTestCase {
         for seconds in instants {
             let t = Timestamp(secondsSince1970: seconds)
             XCTAssertEqual(t.minuteText, interpolated(t), "\(seconds)")
+            // Appended to a byte sink (`feeds sources`): the same text, after what was there.
+            var sink = ByteSink(capacity: 16)
+            sink.append(contentsOf: "at " as StaticString)
+            t.appendMinuteText(to: &sink)
+            XCTAssertEqual(sink.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, "at " + interpolated(t), "\(seconds)")
         }
     }
 }

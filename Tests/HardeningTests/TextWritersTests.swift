@@ -71,4 +71,28 @@ final class TextWritersTests: XCTestCase {
         XCTAssertEqual(TerminalText.line("cards 3 (1 unread) · last fetch —"), "cards 3 (1 unread) · last fetch —")
         XCTAssertEqual(TerminalText.line("a\u{85}b\u{202E}c"), "a\\x85b\\u202ec")
     }
+
+    /// The line appended to a byte sink (`feeds sources` writes its names and URLs so) is the
+    /// line `line` gives, byte for byte: for every scalar of the first planes in the places
+    /// above, and for generated text with controls of every class among ordinary characters.
+    func testAppendedLinesAreTheNeutralisedLines() {
+        func appended(_ text: String) -> [UInt8] {
+            var sink = ByteSink(capacity: 16)
+            sink.append(contentsOf: "> " as StaticString)
+            TerminalText.appendLine(text, to: &sink)
+            return sink.withUnsafeBufferPointer { Array($0) }
+        }
+        let scalars = (0..<0x3100).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1F600)!, Unicode.Scalar(0x10FFFF)!]
+        for scalar in scalars {
+            for text in ["\(scalar)", "a\(scalar)b", "é\(scalar)\u{2014}", "\n\(scalar)\t"] {
+                XCTAssertEqual(appended(text), Array(("> " + TerminalText.line(text)).utf8), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+        var random = SplitMix64(seed: 4242)
+        let pieces = ["a", "é", "·", "\u{1b}[2J", "\u{9b}", "\u{202e}", "\u{2028}", "\r\n", "\t", "\\x1b", "東", "\u{7f}", "\u{0}", " "]
+        for _ in 0..<2_000 {
+            let text = (0..<Int(random.next() % 40)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            XCTAssertEqual(appended(text), Array(("> " + TerminalText.line(text)).utf8), text.debugDescription)
+        }
+    }
 }
