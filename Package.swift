@@ -20,6 +20,9 @@ let package = Package(
         // with libc's epoll and eventfd, which its socket interface waits on (Glibc has neither).
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The relevance score of a search (bm25 without counting a one-phrase query's matches
+        // first), an FTS5 auxiliary function in C on SQLite's extension API.
+        .target(name: "CSQLiteRanking", dependencies: ["CSQLite"], path: "Sources/CSQLiteRanking"),
         // libpq's headers only, with no pkg-config (its `-lpq` would link what CLibPQShim loads
         // on first use), for the PostgreSQL store (issue 22).
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
@@ -41,7 +44,7 @@ let package = Package(
         // workers): SQLite (`FeedStore`, the
         // embedded default) and PostgreSQL (`PostgresStore`).
         // Knows no HTML; no SQLite or libpq type leaves it.
-        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CLibPQShim"]),
+        .target(name: "Storage", dependencies: ["FeedModel", "CSQLite", "CSQLiteRanking", "CLibPQShim"]),
 
         // Sources file, paths, OPML, the schedule policy and the update runner: the layer that
         // joins parsing, fetching and storage.

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteRanking
 
 /// One open SQLite connection, owned by this object and closed when it is released.
 ///
@@ -212,6 +213,17 @@ final class Database {
             batchBroken = true
             throw error
         }
+    }
+
+    /// Whether `feeds_relevance` is registered on this connection (`registerRelevance`).
+    private var relevanceRegistered = false
+
+    /// Registers the search's relevance score, `feeds_relevance` (CSQLiteRanking), once: the
+    /// connections that search have it, FTS5 tables of any attached file included.
+    func registerRelevance() throws {
+        guard !relevanceRegistered else { return }
+        try check(feeds_register_relevance(handle), "registering feeds_relevance")
+        relevanceRegistered = true
     }
 
     // MARK: - Errors

@@ -275,7 +275,7 @@ extension FeedStore {
             filter.add("card_search MATCH ?", .text(search))
             let joins = filtered ? "JOIN cards c ON c.id = card_search.rowid JOIN sources s ON s.id = c.source_id" : ""
             let matches = """
-                SELECT card_search.rowid AS id, card_search.rank AS score
+                SELECT card_search.rowid AS id, \(SearchIndex.relevance) AS score
                 FROM \(searchTable) \(joins)
                 \(filter.whereClause)
                 ORDER BY card_search.rowid DESC LIMIT \(max(1, window))

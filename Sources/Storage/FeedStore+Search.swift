@@ -62,6 +62,7 @@ extension FeedStore {
     /// connections that write during an update never search.
     func attachSearchIndex() throws {
         guard !searchIndexAttached else { return }
+        try db.registerRelevance()
         let attach = try db.prepare("ATTACH DATABASE ?1 AS \(SearchIndexer.attachedName)")
         try attach.execute([.text(SearchIndexer.path(forStore: path))])
         searchIndexAttached = true

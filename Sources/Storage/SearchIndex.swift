@@ -21,6 +21,12 @@ public enum SearchIndex {
     /// cold update more than twice as costly. Converters may stop reading at this bound.
     public static let descriptionLimit = 2048
 
+    /// A match's relevance score (lower is better): bm25 with a word in the title weighing ten
+    /// times one in the description, the author five (the index's `rank` says the same, for
+    /// anyone reading the file with the sqlite3 shell), by `feeds_relevance` (CSQLiteRanking:
+    /// bm25 without counting a one-phrase query's matches first, the same order).
+    static let relevance = "feeds_relevance(card_search, 10.0, 1.0, 5.0)"
+
     /// The description text to index: converted, then cut to `descriptionLimit` bytes.
     static func descriptionText(_ description: String?, _ convert: ((String) -> String)?) -> String? {
         guard let description else { return nil }
