@@ -97,19 +97,23 @@ public struct ByteSink: ~Copyable {
         text.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// `n` in decimal, at least `minimumWidth` digits (zeros in front): the digits of the JSON
-    /// writers and of the listings' dates and counts, without a String for each.
-    public mutating func appendDecimal(_ n: UInt, minimumWidth: Int = 1) {
-        var divisor: UInt = 1, digits = 1
-        while divisor <= n / 10 { divisor *= 10; digits += 1 }
-        // The zeros apart: a width past UInt's 20 digits asks for more than a divisor holds.
-        for _ in 0..<max(0, minimumWidth - digits) { append(UInt8(ascii: "0")) }
+    /// `n` in decimal, as `String(n)` writes it: the numbers of the JSON writers and of the
+    /// listings, without a String for each.
+    public mutating func appendDecimal(_ n: UInt) {
+        var divisor: UInt = 1
+        while divisor <= n / 10 { divisor *= 10 }
         var rest = n
         repeat {
             append(UInt8(48 + rest / divisor))
             rest %= divisor
             divisor /= 10
         } while divisor > 0
+    }
+
+    /// `n` in decimal as `String(n)` writes it (Int.min too: its magnitude is written).
+    public mutating func appendDecimal(_ n: Int) {
+        if n < 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(n.magnitude)
     }
 
     /// Lets `body` write up to `maxCount` bytes at the end in place (it returns how many it

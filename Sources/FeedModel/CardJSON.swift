@@ -120,24 +120,17 @@ public struct JSONObjectWriter: ~Copyable {
     public mutating func date(_ name: StaticString, _ value: Timestamp?) {
         staticKey(name)
         guard let value else { JSONText.appendNull(to: &out); return }
-        let c = value.components
-        guard (0...9999).contains(c.year) else { JSONText.appendQuoted(value.iso8601, to: &out); return }
+        // `iso8601`'s text needs no escaping.
         out.append(0x22)
-        out.appendDecimal(UInt(c.year), minimumWidth: 4); out.append(0x2D)
-        out.appendDecimal(UInt(c.month), minimumWidth: 2); out.append(0x2D)
-        out.appendDecimal(UInt(c.day), minimumWidth: 2); out.append(0x54)
-        out.appendDecimal(UInt(c.hour), minimumWidth: 2); out.append(0x3A)
-        out.appendDecimal(UInt(c.minute), minimumWidth: 2); out.append(0x3A)
-        out.appendDecimal(UInt(c.second), minimumWidth: 2)
-        out.append(0x5A); out.append(0x22)
+        value.appendISO8601(to: &out)
+        out.append(0x22)
     }
 
     /// `value` as a JSON number, or null, under a literal name, its digits written in place.
     public mutating func number(_ name: StaticString, _ value: Int?) {
         staticKey(name)
         guard let value else { JSONText.appendNull(to: &out); return }
-        if value < 0 { out.append(0x2D) }
-        out.appendDecimal(value.magnitude, minimumWidth: 1)  // Int.min's magnitude too
+        out.appendDecimal(value)
     }
 
     /// `values` as a JSON array of strings under a literal name.

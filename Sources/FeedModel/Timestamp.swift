@@ -94,12 +94,20 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// A year outside 1000...9999 is padded to four digits where it is shorter (`0999-…`).
     public var iso8601: String {
         let c = components
-        guard (1000...9999).contains(c.year) else {
+        guard (0...9999).contains(c.year) else {
             return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
         }
         // As its 20 bytes, like `minuteText` (`feeds sources --json` writes three a source:
         // with 5,000 sources the interpolation was a sixth of the command's time).
-        return Self.fourDigitYearText(c, count: 20)
+        return String(unsafeUninitializedCapacity: 20) { Self.writeFourDigitYearText(c, count: 20, to: $0.baseAddress!) }
+    }
+
+    /// `iso8601` appended to `sink` (the JSON writers' dates): a year of four digits or fewer as
+    /// its 20 bytes in place.
+    public func appendISO8601(to sink: inout ByteSink) {
+        let c = components
+        guard (0...9999).contains(c.year) else { return sink.append(contentsOf: iso8601) }
+        sink.appendInPlace(maxCount: 20) { Self.writeFourDigitYearText(c, count: 20, to: $0) }
     }
 
     public var description: String { iso8601 }
@@ -114,7 +122,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         // A four-digit year (every real date) as its 16 bytes: the same text as the
         // interpolation above, without its seven small strings (5,000 sources, 10,000 times).
-        return Self.fourDigitYearText(c, count: 16)
+        return String(unsafeUninitializedCapacity: 16) { Self.writeFourDigitYearText(c, count: 16, to: $0.baseAddress!) }
     }
 
     /// `minuteText` appended to `sink` (the listing of `feeds sources` writes two a source):
@@ -122,28 +130,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public func appendMinuteText(to sink: inout ByteSink) {
         let c = components
         guard (1000...9999).contains(c.year) else { return sink.append(contentsOf: minuteText) }
-        sink.appendDecimal(UInt(c.year), minimumWidth: 4); sink.append(UInt8(ascii: "-"))
-        sink.appendDecimal(UInt(c.month), minimumWidth: 2); sink.append(UInt8(ascii: "-"))
-        sink.appendDecimal(UInt(c.day), minimumWidth: 2); sink.append(UInt8(ascii: " "))
-        sink.appendDecimal(UInt(c.hour), minimumWidth: 2); sink.append(UInt8(ascii: ":"))
-        sink.appendDecimal(UInt(c.minute), minimumWidth: 2)
+        sink.appendInPlace(maxCount: 16) { Self.writeFourDigitYearText(c, count: 16, to: $0) }
     }
 
-    /// The first `count` bytes of `YYYY-MM-DDTHH:MM:SSZ` (20: `iso8601`) or, 16, of
-    /// `YYYY-MM-DD HH:MM` (`minuteText`), of fields whose year has four digits.
-    private static func fourDigitYearText(_ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int),
-                                          count: Int) -> String {
-        String(unsafeUninitializedCapacity: count) { out in
-            func digits(_ n: Int, _ at: Int, _ width: Int) {
-                var n = n
-                for i in stride(from: at + width - 1, through: at, by: -1) { out[i] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 }
-            }
-            digits(c.year, 0, 4); out[4] = UInt8(ascii: "-"); digits(c.month, 5, 2); out[7] = UInt8(ascii: "-")
-            digits(c.day, 8, 2); out[10] = UInt8(ascii: count == 16 ? " " : "T"); digits(c.hour, 11, 2); out[13] = UInt8(ascii: ":")
-            digits(c.minute, 14, 2)
-            if count == 20 { out[16] = UInt8(ascii: ":"); digits(c.second, 17, 2); out[19] = UInt8(ascii: "Z") }
-            return count
+    /// Writes the first `count` bytes of `YYYY-MM-DDTHH:MM:SSZ` (20: `iso8601`) or, 16, of
+    /// `YYYY-MM-DD HH:MM` (`minuteText`) at `out`, the year zero-padded to four digits (fields
+    /// whose year is within 0...9999); returns `count`. The one writer of both texts, as
+    /// Strings and appended to byte sinks.
+    private static func writeFourDigitYearText(_ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int),
+                                               count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        func digits(_ n: Int, _ at: Int, _ width: Int) {
+            var n = n
+            for i in stride(from: at + width - 1, through: at, by: -1) { out[i] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 }
         }
+        digits(c.year, 0, 4); out[4] = UInt8(ascii: "-"); digits(c.month, 5, 2); out[7] = UInt8(ascii: "-")
+        digits(c.day, 8, 2); out[10] = UInt8(ascii: count == 16 ? " " : "T"); digits(c.hour, 11, 2); out[13] = UInt8(ascii: ":")
+        digits(c.minute, 14, 2)
+        if count == 20 { out[16] = UInt8(ascii: ":"); digits(c.second, 17, 2); out[19] = UInt8(ascii: "Z") }
+        return count
     }
 }
 

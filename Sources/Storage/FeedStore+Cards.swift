@@ -133,7 +133,7 @@ extension FeedStore {
                 let ids = preselection.ids
                 guard let newest = ids.max(), let oldest = ids.min() else { return [Row]() }
                 let cards = try cardIDRange()
-                let walk = PreselectedWalk.bounds((preselection.olderBelow == nil ? oldest : cards.lowerBound)...newest, cards: cards)
+                let walk = PreselectedWalk.bounds((preselection.older == nil ? oldest : cards.lowerBound)...newest, cards: cards)
                 return try withPreselection(preselection) {
                     let listing = Self.listing(query, order: order, search: text, window: window,
                                                preselected: walk, columns: columns, scoresOnly: scoresOnly)

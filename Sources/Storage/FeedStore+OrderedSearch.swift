@@ -168,10 +168,10 @@ extension FeedStore {
         } else {
             guard try preselects(text, passing: passing) else { return nil }
         }
-        if passing <= Int64(Self.preselectionLimit) { return Preselection(ids: try collectFilteredIDs(query, atMost: nil)) }
+        if passing <= Int64(Self.preselectionLimit) { return Preselection(ids: try collectFilteredIDs(query, atMost: nil), older: nil) }
         guard query.since != nil else { return nil }
         let ids = try collectFilteredIDs(query, atMost: Self.preselectionLimit + 1)
-        return ids.count <= Self.preselectionLimit ? Preselection(ids: ids) : nil
+        return ids.count <= Self.preselectionLimit ? Preselection(ids: ids, older: nil) : nil
     }
 
     /// The ids of every card matching `text` (FTS5 syntax), for the `selecting` plan.
@@ -181,7 +181,7 @@ extension FeedStore {
 
     /// `body` with `ids` in this connection's `CardIDFilter` (registered at first use), emptied after.
     func withSelectedIDs<T>(_ ids: [Int64], _ body: () throws -> T) throws -> T {
-        try withPreselection(Preselection(ids: ids), body)
+        try withPreselection(Preselection(ids: ids, older: nil), body)
     }
 
     /// `body` with `preselection` in this connection's `CardIDFilter`, emptied after; its older
@@ -189,7 +189,7 @@ extension FeedStore {
     func withPreselection<T>(_ preselection: Preselection, _ body: () throws -> T) throws -> T {
         let filter = try cardIDFilter ?? CardIDFilter(on: db)
         cardIDFilter = filter
-        if let below = preselection.olderBelow, let query = preselection.query {
+        if let (below, query) = preselection.older {
             filter.select(preselection.ids, olderBelow: below) { [unowned self] in try self.collectUnreadIDs(query, from: nil, below: below) }
         } else {
             filter.select(preselection.ids)

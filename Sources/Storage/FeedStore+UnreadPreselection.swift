@@ -1,22 +1,13 @@
 import FeedModel
 
 /// The card ids a filtered relevance search tests its matches against (`CardIDFilter`):
-/// all those its filters let through, or, read newest first, those from `olderBelow` up, the
+/// all those its filters let through, or, read newest first, those from `older.below` up, the
 /// older ones read only if the walk over the matches (newest first) reaches them.
 struct Preselection {
     var ids: [Int64]
-    /// Where the ids read so far end; nil when they are all of them.
-    var olderBelow: Int64?
-    /// The filters the older ids are read by (with `olderBelow`).
-    var query: CardQuery?
-
-    init(ids: [Int64]) {
-        self.ids = ids
-    }
-
-    init(newest ids: [Int64], olderBelow: Int64, query: CardQuery) {
-        (self.ids, self.olderBelow, self.query) = (ids, olderBelow, query)
-    }
+    /// Where the ids read so far end, and the filters the older ones are read by; nil when
+    /// `ids` are all of them.
+    var older: (below: Int64, query: CardQuery)?
 }
 
 extension FeedStore {
@@ -48,7 +39,7 @@ extension FeedStore {
         let from = cards.upperBound - Int64(covered.rounded(.up))
         let ids = try collectUnreadIDs(query, from: from, below: nil)
         guard !ids.isEmpty else { return nil }
-        return Preselection(newest: ids, olderBelow: from, query: query)
+        return Preselection(ids: ids, older: (from, query))
     }
 
     /// The unread cards' ids `query`'s sources let through (every source without a source or

@@ -96,9 +96,9 @@ enum SourcesCommand: Command {
             }
             out.line { s in
                 s.append(contentsOf: "  cards " as StaticString)
-                Self.appendCount(st.cardCount, to: &s)
+                s.appendDecimal(st.cardCount)
                 s.append(contentsOf: " (" as StaticString)
-                Self.appendCount(st.unreadCount, to: &s)
+                s.appendDecimal(st.unreadCount)
                 s.append(contentsOf: " unread) · last fetch " as StaticString)
                 Self.appendTime(st.lastAttemptAt, to: &s)
                 if st.isDisabled {
@@ -128,12 +128,6 @@ enum SourcesCommand: Command {
             }
         }
         return .ok
-    }
-
-    /// `n` as `String(n)` writes it.
-    private static func appendCount(_ n: Int, to s: inout ByteSink) {
-        if n < 0 { s.append(UInt8(ascii: "-")) }
-        s.appendDecimal(n.magnitude)
     }
 
     /// `Terminal.time(t)`: the minute, or "-" for none.

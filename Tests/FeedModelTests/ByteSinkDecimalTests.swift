@@ -2,13 +2,13 @@ import FeedModel
 import TestSupport
 import XCTest
 
-/// `ByteSink.appendDecimal`, the one digit writer of the JSON writers and the listings: the
-/// digits `String(n)` has, zeros in front up to the width asked for, whatever the number.
+/// `ByteSink.appendDecimal`, the one number writer of the JSON writers and the listings: the
+/// digits `String(n)` has, sign included, whatever the number.
 final class ByteSinkDecimalTests: XCTestCase {
-    private func written(_ n: UInt, _ width: Int) -> String {
+    private func written(_ fill: (inout ByteSink) -> Void) -> String {
         var sink = ByteSink(capacity: 16)
         sink.append(UInt8(ascii: "#"))
-        sink.appendDecimal(n, minimumWidth: width)
+        fill(&sink)
         return sink.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -18,10 +18,10 @@ final class ByteSinkDecimalTests: XCTestCase {
                                10_000_000_000_000_000_000, 9_999_999_999_999_999_999]
         for _ in 0..<3_000 { numbers.append(UInt(random.next() >> (random.next() % 64))) }
         for n in numbers {
-            for width in [0, 1, 2, 4, 7, 21] {
-                let digits = String(n)
-                XCTAssertEqual(written(n, width), "#" + String(repeating: "0", count: max(0, width - digits.count)) + digits, "\(n) width \(width)")
-            }
+            XCTAssertEqual(written { $0.appendDecimal(n) }, "#" + String(n), "\(n)")
+            let signed = Int(bitPattern: n)
+            XCTAssertEqual(written { $0.appendDecimal(signed) }, "#" + String(signed), "\(signed)")
         }
+        XCTAssertEqual(written { $0.appendDecimal(Int.min) }, "#" + String(Int.min))
     }
 }

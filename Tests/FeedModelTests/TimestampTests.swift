@@ -215,9 +215,26 @@ final class TimestampTests: XCTestCase {
                 let date = "\(c.year)-\(two(c.month))-\(two(c.day))"
                 XCTAssertEqual(time.iso8601, "\(date)T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z")
                 XCTAssertEqual(time.minuteText, "\(date) \(two(c.hour)):\(two(c.minute))")
+                // Appended to a byte sink (the JSON writers' dates): `iso8601` byte for byte.
+                var sink = ByteSink(capacity: 16)
+                sink.append(UInt8(ascii: "\""))
+                time.appendISO8601(to: &sink)
+                XCTAssertEqual(sink.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, "\"" + time.iso8601, "\(t)")
             }
             s += 12_345_679
         }
+        // Years of one to five digits and before year 0: the appended text is `iso8601`'s,
+        // which pads the year to four digits where it is shorter (`0999-…`).
+        var wide: Int64 = -70_000_000_000
+        while wide < 300_000_000_000 {
+            let time = Timestamp(secondsSince1970: wide)
+            var sink = ByteSink(capacity: 16)
+            time.appendISO8601(to: &sink)
+            XCTAssertEqual(sink.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }, time.iso8601, "\(wide)")
+            if (0...999).contains(time.components.year) { XCTAssertTrue(time.iso8601.hasPrefix("0"), time.iso8601) }
+            wide += 86_400 * 3_001 + 7_919
+        }
+        XCTAssertEqual(Timestamp(secondsSince1970: -30_610_224_001).iso8601, "0999-12-31T23:59:59Z")
     }
 
     func testOrdering() {

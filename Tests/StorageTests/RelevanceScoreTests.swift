@@ -58,6 +58,28 @@ final class RelevanceScoreTests: StoreTestCase {
         }
     }
 
+    /// Whatever a person types reaches the score only as FTS5 parsed it: hostile or broken
+    /// search text either ranks (as bm25 would, 300 phrases included) or fails with the search
+    /// text's own one-line reason, never with the ranking function's.
+    func testHostileSearchTextsRankOrSayWhy() throws {
+        let many = (0..<300).map { "w\($0)" }.joined(separator: " OR ") + " OR tea"
+        for row in try scores(many) { XCTAssertTrue(close(row.ours, row.bm25), "300 phrases #\(row.id)") }
+        var ranked = 0
+        for text in ["\"\"", "*", "NEAR(tea kettle, -1)", "NEAR(tea kettle, 99999999999)", "title:", "-", "\"", "AND", many,
+                     "tea OR \"\"", "\u{1b}[2J tea", "tea\u{0}kettle", "nosuchcolumn:tea", String(repeating: "(", count: 500) + "tea"] {
+            do {
+                _ = try store.search(text, query: CardQuery(limit: 5), order: .relevance, window: 50)
+                ranked += 1
+            } catch let error as StorageError {
+                guard case .badSearchQuery = error else { return XCTFail("\(text.debugDescription): \(error)") }
+                let message = error.localizedDescription
+                XCTAssertFalse(message.contains("\n"), message)
+                XCTAssertFalse(message.contains("feeds_relevance"), message)
+            }
+        }
+        XCTAssertGreaterThan(ranked, 2, "some of them are searches")
+    }
+
     /// The search ranks by it: a card with the word in its title comes before cards with it
     /// only in their description, and the window's SQL names the function.
     func testTheSearchRanksByIt() throws {

@@ -51,7 +51,7 @@ final class UnreadNewestFirstTests: StoreTestCase {
                         query.limit = limit
                         let joined = FeedStore.listing(query, order: .relevance, search: fts, window: window)
                         let expected = try store.readCards(joined.sql, joined.values).map(\.id)
-                        if let preselection = try store.preselectedIDs(fts, query, window: window), preselection.olderBelow != nil {
+                        if let preselection = try store.preselectedIDs(fts, query, window: window), preselection.older != nil {
                             newestFirst += 1
                         }
                         XCTAssertEqual(try store.search(text, query: query, order: .relevance, window: window).map(\.id), expected,
@@ -78,7 +78,7 @@ final class UnreadNewestFirstTests: StoreTestCase {
         let unread = CardQuery(unreadOnly: true)
         let fts = try SearchQuery.fts5("cup")
         let preselection = try XCTUnwrap(try store.preselectedIDs(fts, unread, window: 5))
-        let below = try XCTUnwrap(preselection.olderBelow, "read newest first")
+        let below = try XCTUnwrap(preselection.older?.below, "read newest first")
         XCTAssertEqual(Set(preselection.ids), Set(try store.collectFilteredIDs(unread, atMost: nil).filter { $0 >= below }))
         XCTAssertLessThan(preselection.ids.count, 100, "not every unread card")
         XCTAssertGreaterThan(try assertSameWindows(["cup", "tea"], [unread, CardQuery(tag: "world", unreadOnly: true)]), 0)
@@ -96,10 +96,10 @@ final class UnreadNewestFirstTests: StoreTestCase {
         let fts = try SearchQuery.fts5("cup")
         XCTAssertTrue(FeedStore.mayReadNewestFirst(passing: 16, window: 5))
         XCTAssertFalse(FeedStore.mayReadNewestFirst(passing: 15, window: 5))
-        XCTAssertNotNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true), window: 5)?.olderBelow)
-        XCTAssertNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true, since: t(2)), window: 5)?.olderBelow)
-        XCTAssertNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true), window: 100)?.olderBelow, "over half of the ids")
-        XCTAssertNil(try store.preselectedIDs(fts, try store.resolvingTag(CardQuery(tag: "news")), window: 5)?.olderBelow)
+        XCTAssertNotNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true), window: 5)?.older?.below)
+        XCTAssertNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true, since: t(2)), window: 5)?.older?.below)
+        XCTAssertNil(try store.preselectedIDs(fts, CardQuery(unreadOnly: true), window: 100)?.older?.below, "over half of the ids")
+        XCTAssertNil(try store.preselectedIDs(fts, try store.resolvingTag(CardQuery(tag: "news")), window: 5)?.older?.below)
     }
 
     /// The ranges read by source, tag or all sources are the unread ids of those sources in
@@ -134,7 +134,7 @@ final class UnreadNewestFirstTests: StoreTestCase {
         XCTAssertNil(filter.failure)
         XCTAssertEqual(try store.db.prepare("SELECT \(CardIDFilter.functionName)(150)").queryOne { $0.int64(0) }, 0)
         // Through `withPreselection` (as a search runs its walk): the reason, not the SQL error.
-        XCTAssertThrowsError(try store.withPreselection(Preselection(ids: [250])) {
+        XCTAssertThrowsError(try store.withPreselection(Preselection(ids: [250], older: nil)) {
             filter.select([250], olderBelow: 200) { throw Unreadable() }
             return try store.db.prepare("SELECT \(CardIDFilter.functionName)(150)").queryOne { $0.int64(0) }
         }) { XCTAssertTrue($0 is Unreadable, "\($0)") }
