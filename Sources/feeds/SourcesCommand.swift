@@ -100,12 +100,12 @@ enum SourcesCommand: Command {
                 s.append(contentsOf: " (" as StaticString)
                 s.appendDecimal(st.unreadCount)
                 s.append(contentsOf: " unread) · last fetch " as StaticString)
-                Self.appendTime(st.lastAttemptAt, to: &s)
+                Terminal.appendTime(st.lastAttemptAt, to: &s)
                 if st.isDisabled {
                     s.append(contentsOf: " · DISABLED" as StaticString)
                 } else {
                     s.append(contentsOf: " · next due " as StaticString)
-                    if let due = st.nextDueAt { Self.appendTime(due, to: &s) } else { s.append(contentsOf: "now" as StaticString) }
+                    if let due = st.nextDueAt { Terminal.appendTime(due, to: &s) } else { s.append(contentsOf: "now" as StaticString) }
                 }
             }
             if !entry.rules.isEmpty || st.skippedTotal > 0 {
@@ -128,11 +128,5 @@ enum SourcesCommand: Command {
             }
         }
         return .ok
-    }
-
-    /// `Terminal.time(t)`: the minute, or "-" for none.
-    private static func appendTime(_ t: Timestamp?, to s: inout ByteSink) {
-        guard let t else { return s.append(UInt8(ascii: "-")) }
-        t.appendMinuteText(to: &s)
     }
 }

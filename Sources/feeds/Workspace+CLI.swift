@@ -48,4 +48,10 @@ enum Terminal {
         guard let t else { return "-" }
         return t.minuteText
     }
+
+    /// `time(t)` appended to `sink` (`feeds sources` writes two a source on bytes).
+    static func appendTime(_ t: Timestamp?, to sink: inout ByteSink) {
+        guard let t else { return sink.append(UInt8(ascii: "-")) }
+        t.appendMinuteText(to: &sink)
+    }
 }
