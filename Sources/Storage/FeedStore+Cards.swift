@@ -241,9 +241,14 @@ extension FeedStore {
         // order's index (`walkingOrderIndex`), the sources are tested on the walk too (SQLite
         // would read their cards by source and sort them).
         let selecting = selectedMatches && search != nil && order != .relevance
+        // In title order the walk is of the title tables `t` (see `titleListing`): conditions
+        // on the id alone test theirs, before any card row is read.
+        let titleWalk = order == .title
+            && walksTitles(query, search: search, walk: walk, selecting: selecting, walkingOrderIndex: walkingOrderIndex)
+        let id = titleWalk ? "t.id" : "c.id"
         var filter = preselecting ? CardFilter() : cardFilter(
             query, unindexedSources: walkingOrderIndex && (search == nil || selecting), order: order,
-            first: selecting ? "\(CardIDFilter.functionName)(c.id)" : nil)
+            first: selecting ? "\(CardIDFilter.functionName)(\(id))" : nil)
         if preselecting, let walk = preselected {
             // The bounds that pay (`PreselectedWalk`) let FTS5 start its walk at the newest
             // selected id, or stop it below the oldest.
@@ -310,7 +315,7 @@ extension FeedStore {
             } else if let search {
                 if walk {
                     // The order's index, each card tested against the FTS5 index by rowid.
-                    filter.add("EXISTS (SELECT 1 FROM \(searchTable) WHERE card_search MATCH ? AND card_search.rowid = c.id)",
+                    filter.add("EXISTS (SELECT 1 FROM \(searchTable) WHERE card_search MATCH ? AND card_search.rowid = \(id))",
                                .text(search))
                 } else {
                     // The matches looked up by id, and only they sorted.
@@ -329,6 +334,8 @@ extension FeedStore {
             whereClause = "WHERE c.id IN (SELECT c.id FROM cards c \(whereClause) ORDER BY \(orderBy)\(limitClause))"
         } else if order == .oldest {
             return (oldestListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause), values)
+        } else if titleWalk {
+            return (titleListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause), values)
         }
         let sql = """
             SELECT \(columns)

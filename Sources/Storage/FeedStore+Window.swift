@@ -42,9 +42,12 @@ extension FeedStore {
         // One count per term of the key, each a range of the order's index; one count of the
         // terms OR-ed made SQLite collect the rowids of every card before (20 ms for 55,000).
         let conditions = Self.cardFilter(query)
+        let walks = KeyWalks(order)
         func count(before: Bool) -> String {
-            Self.keyRanges(order, before: before).map(\.condition).map { range in
-                "(SELECT count(*) FROM \(Self.keyedFrom(order, id)) \(conditions.whereClause.isEmpty ? "WHERE" : conditions.whereClause + " AND") \(range))"
+            walks.ranges(before: before).map(\.condition).flatMap { range in
+                walks.walks(joiningCards: !conditions.whereClause.isEmpty).map { walk in
+                    "(SELECT count(*) FROM \(walks.keyed(id, walk.from)) \(walk.whereClause(conditions.whereClause, range)))"
+                }
             }.joined(separator: " + ")
         }
         // Unfiltered, the listing's length is SQLite's count of the table's entries (it reads
@@ -63,13 +66,12 @@ extension FeedStore {
     public func listingAround(_ id: CardID, _ query: CardQuery, order: CardOrder, before: Int, after: Int) throws -> [StoredCard] {
         let query = try resolvingTag(query)
         let filter = Self.cardFilter(query)
-        let whereClause = filter.whereClause.isEmpty ? "WHERE" : filter.whereClause + " AND"
+        let walks = KeyWalks(order)
         func ids(_ forward: Bool, _ wanted: Int) throws -> [CardID] {
             var found: [CardID] = []
             // Nearest range first (see `unreadPosition`), each walked in order until enough.
-            for range in Self.keyRanges(order, before: !forward).reversed() where found.count < wanted {
-                let orderBy = Self.rangeOrder(order, forward: forward, from: range.term)
-                let sql = "SELECT c.id FROM \(Self.keyedFrom(order, id)) \(whereClause) \(range.condition) ORDER BY \(orderBy) LIMIT \(wanted - found.count)"
+            for range in walks.ranges(before: !forward).reversed() where found.count < wanted {
+                let sql = walks.rangeWalk(id, filter.whereClause, range, forward: forward, limit: wanted - found.count)
                 found += try db.prepare(sql).query(filter.values) { CardID(rawValue: $0.int64(0)) }
             }
             return found
@@ -89,9 +91,9 @@ extension FeedStore {
         // The ranges of the key nearest the card first (same terms but the last, then same
         // terms but the last two…): the first card found in them is the nearest; each is
         // walked in the listing's order on the order's index.
-        for range in Self.keyRanges(order, before: !forward).reversed() {
-            let orderBy = Self.rangeOrder(order, forward: forward, from: range.term)
-            let sql = "SELECT c.id FROM \(Self.keyedFrom(order, id)) \(filter.whereClause) AND \(range.condition) ORDER BY \(orderBy) LIMIT 1"
+        let walks = KeyWalks(order)
+        for range in walks.ranges(before: !forward).reversed() {
+            let sql = walks.rangeWalk(id, filter.whereClause, range, forward: forward, limit: 1)
             if let found = try db.prepare(sql).queryOne(filter.values, { CardID(rawValue: $0.int64(0)) }) {
                 return try listingPosition(of: found, query, order: order)
             }
@@ -123,23 +125,69 @@ extension FeedStore {
         return found.map { ids.startIndex + $0 }
     }
 
-    /// The listed cards `c` (with their sources when the order needs them) beside `k`, the
-    /// order's key of the card `id` (an id from the store, written into the statement).
-    private static func keyedFrom(_ order: CardOrder, _ id: CardID) -> String {
-        let terms = order.keyTerms.enumerated().map { "\($0.element.expression) AS k\($0.offset)" }.joined(separator: ", ")
-        let cards = order == .source ? "cards c JOIN sources s ON s.id = c.source_id" : "cards c"
-        return "(SELECT \(terms) FROM cards c JOIN sources s ON s.id = c.source_id WHERE c.id = \(id.rawValue)) k, \(cards)"
+}
+
+/// The walks of an order's key that a window reads (`listingPlace`, `listingAround`,
+/// `unreadPosition`): the order's index of the cards, or for `title` each of its two tables
+/// (migration 16: `FeedStore.titleTables`), whose rows are merged by their key.
+private struct KeyWalks {
+    /// The key's terms as the walks compare them, term by term.
+    let terms: [(expression: String, descending: Bool)]
+    /// The expressions on `c` (and `s`) of the same values: the key of the card a window is around.
+    let cardTerms: [String]
+    let order: CardOrder
+
+    /// One walk: its tables, and the condition joining the title table `t` to the cards `c`.
+    struct Walk {
+        let from: String
+        let joined: String?
+
+        /// `conditions` (a WHERE clause or nothing), the walk's join and `range`, as one WHERE clause.
+        func whereClause(_ conditions: String, _ range: String) -> String {
+            (conditions.isEmpty ? "WHERE " : conditions + " AND ") + (joined.map { $0 + " AND " } ?? "") + range
+        }
     }
 
-    /// The cards `c` before (else after) card `k` in `order`, as disjoint ranges of the key,
-    /// one per term: the terms before it equal (`IS`: NULL equals NULL), that term smaller
-    /// (larger). Together: the key smaller (larger), term by term.
+    init(_ order: CardOrder) {
+        self.order = order
+        if order == .title {
+            terms = FeedStore.titleTerms.map { ($0.table, $0.descending) }
+            cardTerms = FeedStore.titleTerms.map(\.card)
+        } else {
+            terms = order.keyTerms
+            cardTerms = order.keyTerms.map(\.expression)
+        }
+    }
+
+    /// The walks, with the cards `c` when the conditions test them (a title table alone holds
+    /// the key and the id: counting or listing ids without conditions reads no card row).
+    func walks(joiningCards: Bool) -> [Walk] {
+        guard order == .title else {
+            return [Walk(from: order == .source ? "cards c JOIN sources s ON s.id = c.source_id" : "cards c", joined: nil)]
+        }
+        return FeedStore.titleTables.map {
+            joiningCards ? Walk(from: FeedStore.titleFrom($0, "cards c"), joined: "c.id = t.id") : Walk(from: "\($0) t", joined: nil)
+        }
+    }
+
+    /// The id column of a walk's rows.
+    var id: String { order == .title ? "t.id" : "c.id" }
+
+    /// A walk's tables beside `k`, the key of the card `id` (an id from the store, written
+    /// into the statement).
+    func keyed(_ id: CardID, _ from: String) -> String {
+        let key = cardTerms.enumerated().map { "\($0.element) AS k\($0.offset)" }.joined(separator: ", ")
+        return "(SELECT \(key) FROM cards c JOIN sources s ON s.id = c.source_id WHERE c.id = \(id.rawValue)) k, \(from)"
+    }
+
+    /// The cards before (else after) card `k`, as disjoint ranges of the key, one per term:
+    /// the terms before it equal (`IS`: NULL equals NULL), that term smaller (larger).
+    /// Together: the key smaller (larger), term by term.
     /// A term of `CardOrder.twoValued` (0 or 1) is compared by equality: `c.undated > k.k0` is
     /// `c.undated = 1 AND k.k0 = 0`, so that the range is one value of the index's first column
     /// and the rest of the key can come from a backwards walk (`oldest` on `cards_by_date`).
-    private static func keyRanges(_ order: CardOrder, before: Bool) -> [(condition: String, term: Int)] {
-        let terms = order.keyTerms
-        return terms.indices.map { i in
+    func ranges(before: Bool) -> [(condition: String, term: Int)] {
+        terms.indices.map { i in
             // In parentheses: `title_key IS NULL < k` would compare title_key with `NULL < k`.
             let equal = (0..<i).map { "(\(terms[$0].expression)) IS k.k\($0)" }
             let smaller = terms[i].descending != before
@@ -150,12 +198,24 @@ extension FeedStore {
         }
     }
 
-    /// The listing's order (else its reverse) within a range of `keyRanges` whose terms before
-    /// `from` are fixed: ordering by them too made SQLite sort the range (`IS` is not an
-    /// equality its ORDER BY optimisation sees), where the index gives the rest in order.
-    private static func rangeOrder(_ order: CardOrder, forward: Bool, from: Int) -> String {
-        order.keyTerms.dropFirst(from).map { term in
-            term.descending == forward ? term.expression + " DESC" : term.expression
-        }.joined(separator: ", ")
+    /// The ids of the listed cards (`conditions`) in `range` around card `id`, at most `limit`,
+    /// nearest first: in the listing's order (else its reverse) by the key's terms from the
+    /// range's own on; ordering by the terms before it too made SQLite sort the range (`IS` is
+    /// not an equality its ORDER BY optimisation sees), where the index gives the rest in order.
+    /// With two walks, each walk's rows with their key, merged by it (MERGE (UNION ALL)).
+    func rangeWalk(_ id: CardID, _ conditions: String, _ range: (condition: String, term: Int), forward: Bool,
+                   limit: Int) -> String {
+        let order = terms.enumerated().dropFirst(range.term)
+        func direction(_ term: (expression: String, descending: Bool)) -> String { term.descending == forward ? " DESC" : "" }
+        let walks = walks(joiningCards: !conditions.isEmpty)
+        guard walks.count > 1 else {
+            let orderBy = order.map { $0.element.expression + direction($0.element) }.joined(separator: ", ")
+            return "SELECT \(self.id) FROM \(keyed(id, walks[0].from)) \(walks[0].whereClause(conditions, range.condition)) "
+                + "ORDER BY \(orderBy) LIMIT \(limit)"
+        }
+        let key = order.map { "\($0.element.expression) AS w\($0.offset)" }.joined(separator: ", ")
+        let selects = walks.map { "SELECT \(self.id), \(key) FROM \(keyed(id, $0.from)) \($0.whereClause(conditions, range.condition))" }
+        let orderBy = order.map { "w\($0.offset)" + direction($0.element) }.joined(separator: ", ")
+        return selects.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy) LIMIT \(limit)"
     }
 }

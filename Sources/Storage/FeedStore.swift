@@ -106,4 +106,7 @@ extension FeedStore {
         for (id, row) in batchRows ?? [] { searchBacklog.byID[id] = row }
         return result
     }
+
+    /// What a run's saves left to its end: the `title` order's new keys folded.
+    public func finishBulkWrites() throws { try foldTitleOrder() }
 }

@@ -24,6 +24,9 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
     /// The server's own settings hold; nothing to tune per session.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {}
 
+    /// Nothing left to a run's end: the title order is an index of the cards here.
+    public func finishBulkWrites() throws {}
+
     // prune and capCards: PostgresStore+Retention.swift (CardLimiting's requirements too).
 
     /// The cached entries of `pageURLs` that exist (any age), as FeedStore+PagePreviews.swift;
