@@ -42,10 +42,15 @@ extension FeedStore {
     /// of `whereClause` (on `c` and `s`), merged by their key (a compound SELECT ordered by it:
     /// MERGE (UNION ALL), no sort). The key's columns come after `columns` (readers read the
     /// first ones); the conditions' parameters are numbered, so both walks use the same values.
+    /// The ids of every card (no condition) come from the tables alone: no card row is read
+    /// (`listingIDs`, `listingWindow`'s OFFSET over 100,000 cards).
     static func titleListing(columns: String, from: String, whereClause: String, limitClause: String) -> String {
         let key = titleTerms.enumerated().map { "\($0.element.table) AS title_k\($0.offset)" }.joined(separator: ", ")
+        let idsAlone = columns == "c.id" && whereClause.isEmpty
         let conditions = (whereClause.isEmpty ? "WHERE" : whereClause + " AND") + " c.id = t.id"
-        let walks = titleTables.map { "SELECT \(columns), \(key) FROM \(titleFrom($0, from)) \(conditions)" }
+        let walks = titleTables.map {
+            idsAlone ? "SELECT t.id, \(key) FROM \($0) t" : "SELECT \(columns), \(key) FROM \(titleFrom($0, from)) \(conditions)"
+        }
         let orderBy = titleTerms.enumerated().map { "title_k\($0.offset)" + ($0.element.descending ? " DESC" : "") }
         return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy.joined(separator: ", "))\(limitClause)"
     }

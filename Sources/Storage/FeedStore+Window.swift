@@ -124,7 +124,6 @@ extension FeedStore {
             """).queryOne([.text(list)]) { $0.int(0) }
         return found.map { ids.startIndex + $0 }
     }
-
 }
 
 /// The walks of an order's key that a window reads (`listingPlace`, `listingAround`,

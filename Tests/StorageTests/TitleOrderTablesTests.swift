@@ -120,6 +120,11 @@ final class TitleOrderTablesTests: StoreTestCase {
             XCTAssertFalse(plan.contains("TEMP B-TREE"), "\(query):\n\(plan)")
             XCTAssertFalse(plan.contains("SCAN c\n") || plan.hasSuffix("SCAN c"), "\(query):\n\(plan)")
         }
+        // The ids of every card (`listingIDs`, browse's windows) from the tables alone: no card row.
+        let ids = FeedStore.listing(CardQuery(), order: .title, columns: "c.id", joinSources: false)
+        let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + ids.sql).query(ids.values) { $0.string(3) ?? "" }.joined(separator: "\n")
+        XCTAssertTrue(plan.contains("MERGE (UNION ALL)") && !plan.contains("SEARCH c") && !plan.contains("TEMP B-TREE"), plan)
+        XCTAssertEqual(try store.listingIDs(CardQuery(), order: .title).map(\.id.rawValue), [2, 1])
         XCTAssertEqual(try store.cards(order: .title).compactMap(\.card.title), ["a", "b"])
     }
 
