@@ -389,6 +389,7 @@ enum Schema {
             id        INTEGER NOT NULL,
             PRIMARY KEY (untitled, title_key, undated, sort_date DESC, id DESC)
         ) STRICT, WITHOUT ROWID;
+        -- The same shape as card_titles on purpose: the fold moves its rows there as they are.
         CREATE TABLE card_titles_new (
             untitled  INTEGER NOT NULL CHECK (untitled IN (0, 1)),
             title_key TEXT    NOT NULL,

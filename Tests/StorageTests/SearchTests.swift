@@ -384,19 +384,13 @@ final class SearchTests: StoreTestCase {
     // MARK: - Migration
 
     func testMigrationFromVersionOneBackfillsTheIndex() throws {
-        let path = directory.file("old.db").path
-        do {
-            let db = try Database(path: path)
-            try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(1)))
-            try db.execute("""
-                INSERT INTO sources (id, url, name, kind, created_at) VALUES (1, 'https://old.example/feed', 'Old', 'feed', 0);
-                INSERT INTO cards (source_id, card_key, title, description, author, kind, content_hash,
-                                   first_seen_at, changed_at, last_seen_at, sort_date, published)
-                VALUES (1, 'k1', 'Crème brûlée', '<p>dessert</p>', 'Chef', 'article', 'h', 10, 10, 10, 5, 5),
-                       (1, 'k2', 'Soup', NULL, NULL, 'article', 'h', 10, 10, 10, 10, NULL);
-                """)
-            XCTAssertEqual(try db.prepare("PRAGMA user_version").queryOne { $0.int(0) }, 1)
-        }
+        let path = try olderDatabase(migrations: 1, """
+            INSERT INTO sources (id, url, name, kind, created_at) VALUES (1, 'https://old.example/feed', 'Old', 'feed', 0);
+            INSERT INTO cards (source_id, card_key, title, description, author, kind, content_hash,
+                               first_seen_at, changed_at, last_seen_at, sort_date, published)
+            VALUES (1, 'k1', 'Crème brûlée', '<p>dessert</p>', 'Chef', 'article', 'h', 10, 10, 10, 5, 5),
+                   (1, 'k2', 'Soup', NULL, NULL, 'article', 'h', 10, 10, 10, 10, NULL);
+            """)
         let migrated = try FeedStore(path: path)
         XCTAssertEqual(try migrated.databaseSchemaVersion(), FeedStore.schemaVersion)
         XCTAssertEqual(try migrated.search("creme brulee").compactMap(\.key.rawValue), ["k1"])

@@ -46,6 +46,17 @@ class StoreTestCase: XCTestCase {
 
     func allCards() throws -> [StoredCard] { try store.cards() }
 
+    /// A database as an older feeds left it: the first `migrations` migrations, then `sql`
+    /// (its rows). Its path, for a `FeedStore` to open and migrate the rest of the way.
+    func olderDatabase(migrations: Int, _ sql: String) throws -> String {
+        let path = directory.file("old.db").path
+        let db = try Database(path: path)
+        try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(migrations)))
+        try db.execute(sql)
+        XCTAssertEqual(try db.prepare("PRAGMA user_version").queryOne { $0.int(0) }, migrations)
+        return path
+    }
+
     /// The search index's file, attached to the store's connection (created when missing).
     func attachedSearchIndex() throws -> Database {
         _ = try SearchIndexer(storePath: store.path)

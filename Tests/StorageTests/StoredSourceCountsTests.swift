@@ -105,16 +105,11 @@ final class StoredSourceCountsTests: StoreTestCase {
     /// Migration 11 takes the counts of a database written before it.
     func testMigrationCountsTheCardsAlreadySaved() throws {
         store = nil
-        let path = directory.file("old.db").path
-        do {
-            let db = try Database(path: path)
-            try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(10)))
-            try db.execute("""
-                INSERT INTO sources (id, url, kind, created_at) VALUES (1, 'a', 'feed', 0), (2, 'b', 'feed', 0), (3, 'c', 'feed', 0);
-                INSERT INTO cards (source_id, card_key, kind, content_hash, first_seen_at, changed_at, last_seen_at, sort_date, is_read)
-                SELECT 1 + value % 2, 'k' || value, 'article', 'h', 0, 0, 0, value, value % 3 = 0 FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 25) SELECT value FROM n);
-                """)
-        }
+        let path = try olderDatabase(migrations: 10, """
+            INSERT INTO sources (id, url, kind, created_at) VALUES (1, 'a', 'feed', 0), (2, 'b', 'feed', 0), (3, 'c', 'feed', 0);
+            INSERT INTO cards (source_id, card_key, kind, content_hash, first_seen_at, changed_at, last_seen_at, sort_date, is_read)
+            SELECT 1 + value % 2, 'k' || value, 'article', 'h', 0, 0, 0, value, value % 3 = 0 FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 25) SELECT value FROM n);
+            """)
         store = try FeedStore(path: path)
         XCTAssertEqual(try store.sources().map { [$0.cardCount, $0.unreadCount] }, [[12, 8], [13, 9], [0, 0]])
         try assertCountsTrue("after migration")

@@ -130,18 +130,13 @@ final class TitleOrderTablesTests: StoreTestCase {
 
     /// A database of migration 15 gets every card's key into the folded table.
     func testMigrationSixteenTakesEveryExistingCard() throws {
-        let path = directory.file("old.db").path
-        do {
-            let db = try Database(path: path)
-            try Migrator.migrate(db, migrations: Array(Schema.migrations.prefix(15)))
-            try db.execute("""
-                INSERT INTO sources (id, url, kind, created_at) VALUES (1, 'a', 'feed', 0);
-                INSERT INTO cards (source_id, card_key, title, published, kind, content_hash, first_seen_at, changed_at, last_seen_at, sort_date)
-                SELECT 1, 'k' || value, CASE value % 4 WHEN 0 THEN NULL WHEN 1 THEN 'Zed ' || value ELSE 'apple' END,
-                       CASE WHEN value % 3 = 0 THEN NULL ELSE value END, 'article', 'h', 0, 0, 0, value
-                FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 25) SELECT value FROM n);
-                """)
-        }
+        let path = try olderDatabase(migrations: 15, """
+            INSERT INTO sources (id, url, kind, created_at) VALUES (1, 'a', 'feed', 0);
+            INSERT INTO cards (source_id, card_key, title, published, kind, content_hash, first_seen_at, changed_at, last_seen_at, sort_date)
+            SELECT 1, 'k' || value, CASE value % 4 WHEN 0 THEN NULL WHEN 1 THEN 'Zed ' || value ELSE 'apple' END,
+                   CASE WHEN value % 3 = 0 THEN NULL ELSE value END, 'article', 'h', 0, 0, 0, value
+            FROM (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < 25) SELECT value FROM n);
+            """)
         store = try FeedStore(path: path)
         XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM card_titles").queryOne { $0.int(0) }, 25)
         XCTAssertEqual(try newKeys(), 0)
