@@ -491,8 +491,8 @@ public struct UpdateRunner {
         }
         // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
         _ = try? store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
-        // The new cards' keys of the title order into its big table, once a run (a listing
-        // reads both tables, so a failure here loses nothing: the next run folds them).
+        // The new cards' keys of the title order into its big table, once enough wait (a
+        // listing reads both tables, so a failure here loses nothing: a later run folds them).
         try? store.finishBulkWrites()
         // The search index takes the rest of the run's cards and the deletes (a search would
         // do it too; here it costs the reader nothing).

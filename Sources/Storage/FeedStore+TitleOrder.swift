@@ -4,17 +4,18 @@
 // every card in each batch of an update; the fold writes them into the big table in key order,
 // each of its leaves once. A listing in title order walks both tables, merged by SQLite.
 extension FeedStore {
-    /// Moves the keys of `card_titles_new` into `card_titles`, in key order, in one transaction:
-    /// the end of each update run (and whoever else saved many cards). Listings are the same
+    /// Moves the keys of `card_titles_new` into `card_titles`, in key order, in one transaction,
+    /// when there are at least `minimum` of them (and at least one). Listings are the same
     /// before and after (they read both tables); after, their second walk is empty again.
-    public func foldTitleOrder() throws {
-        // Nothing new (an all-304 run): no write lock taken, nothing written.
-        let pending = try db.prepare("SELECT EXISTS (SELECT 1 FROM card_titles_new)").queryOne { $0.bool(0) }
-        guard pending == true else { return }
+    public func foldTitleOrder(atLeast minimum: Int = 1) throws {
+        // Counted up to `minimum` only; nothing new (an all-304 run): no write lock taken.
+        let wanted = max(1, minimum)
+        let waiting = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM card_titles_new LIMIT \(wanted))").queryOne { $0.int(0) }
+        guard let waiting, waiting >= wanted else { return }
         try db.writeTransaction {
             let columns = "untitled, title_key, undated, sort_date, id"
             try db.execute("""
-                INSERT INTO card_titles (\(columns))
+                INSERT OR FAIL INTO card_titles (\(columns))
                 SELECT \(columns) FROM card_titles_new ORDER BY untitled, title_key, undated, sort_date DESC, id DESC;
                 DELETE FROM card_titles_new;
                 """)

@@ -21,8 +21,8 @@ public protocol UpdateBatching: AnyObject {
     /// SQLite's log and cache sizes for a bulk run; nothing on PostgreSQL (the server's own).
     func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws
     /// What a run's saves left to its end. SQLite: the new cards' keys of the `title` order
-    /// folded into its big table (`FeedStore.foldTitleOrder`). PostgreSQL: nothing (its title
-    /// order is an index of the cards, written with them).
+    /// folded into its big table once there are enough of them (`FeedStore.titleFoldKeys`).
+    /// PostgreSQL: nothing (its title order is an index of the cards, written with them).
     func finishBulkWrites() throws
 }
 

@@ -6,26 +6,42 @@ import TestSupport
 import XCTest
 
 /// An update folds its new cards' keys of the `title` order into the big table at its end
-/// (migration 16, `FeedStore.foldTitleOrder`): after a run the small table is empty and the
-/// listing in title order is the cards sorted by title.
+/// once enough wait (migration 16, `FeedStore.titleFoldKeys`); until then they wait in the
+/// small table. Either way the listing in title order is the cards sorted by title.
 final class TitleOrderFoldTests: XCTestCase {
     private let now = Timestamp(secondsSince1970: 1_800_000_000)
 
-    func testAnUpdateLeavesEveryTitleFolded() throws {
+    func testAnUpdateFoldsTheTitlesOnceEnoughWait() throws {
         let server = try LoopbackHTTPServer()
         let home = TemporaryDirectory()
         let titles = ["pear", "Apple", "fig", "banana", "cherry", "date"]
-        for i in 0..<3 {
+        for i in 0..<4 {
             server.route("/f\(i)", .text(rss("f\(i)", items: titles.map { "\($0) \(i)" }), contentType: "application/rss+xml"))
         }
-        try home.write("sources", (0..<3).map { server.url("/f\($0)") }.joined(separator: "\n") + "\n")
         let runner = UpdateRunner(limits: FetchLimitsForTests.make(), clock: { [now] in now })
-        let workspace = try Workspace(paths: try FeedsPaths.resolve(home: home.path, environment: [:]), now: now)
-        XCTAssertEqual(try runner.run(.all, in: workspace).ok, 3)
-        let store = try workspace.store
-        XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM card_titles_new").queryOne { $0.int(0) }, 0)
-        XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM card_titles").queryOne { $0.int(0) }, 18)
-        let listed = try store.cards(CardQuery(limit: 4), order: .title).compactMap(\.card.title)
-        XCTAssertEqual(listed, ["Apple 0", "Apple 1", "Apple 2", "banana 0"])
+        // Each run as a cron run: the sources file written, then a workspace opened on it.
+        var store: FeedStore!
+        func update(_ feeds: Int) throws -> Int {
+            try home.write("sources", (0..<feeds).map { server.url("/f\($0)") }.joined(separator: "\n") + "\n")
+            let workspace = try Workspace(paths: try FeedsPaths.resolve(home: home.path, environment: [:]), now: now)
+            store = try workspace.store
+            store.titleFoldKeys = 20
+            return try runner.run(.all, in: workspace).ok
+        }
+        func count(_ table: String) throws -> Int? { try store.db.prepare("SELECT count(*) FROM \(table)").queryOne { $0.int(0) } }
+
+        // 18 keys: fewer than 20, they wait; the listing merges them all the same.
+        XCTAssertEqual(try update(3), 3)
+        XCTAssertEqual(try count("card_titles_new"), 18)
+        XCTAssertEqual(try count("card_titles"), 0)
+        XCTAssertEqual(try store.cards(CardQuery(limit: 4), order: .title).compactMap(\.card.title),
+                       ["Apple 0", "Apple 1", "Apple 2", "banana 0"])
+
+        // 6 more: 24 wait, the update's end folds them.
+        XCTAssertEqual(try update(4), 4)  // `.all`: the three again (nothing new there) and the new one
+        XCTAssertEqual(try count("card_titles_new"), 0)
+        XCTAssertEqual(try count("card_titles"), 24)
+        XCTAssertEqual(try store.cards(CardQuery(limit: 5), order: .title).compactMap(\.card.title),
+                       ["Apple 0", "Apple 1", "Apple 2", "Apple 3", "banana 0"])
     }
 }

@@ -85,7 +85,10 @@ final class TitleOrderTablesTests: StoreTestCase {
         XCTAssertEqual(try newKeys(), 50, "every new card's key waits in the small table")
         try assertListingsFollowTheKey("all new")
 
-        try store.foldTitleOrder()
+        // Below the minimum nothing moves; at it, everything does.
+        try store.foldTitleOrder(atLeast: 51)
+        XCTAssertEqual(try newKeys(), 50)
+        try store.foldTitleOrder(atLeast: 50)
         XCTAssertEqual(try newKeys(), 0)
         try assertListingsFollowTheKey("all folded")
 
