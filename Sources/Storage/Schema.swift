@@ -373,9 +373,9 @@ enum Schema {
         // rewritten 10 times each by 4,600 new cards), the biggest part of why an update there
         // cost ~1.45x what it costs on an empty database (with the index dropped on a copy,
         // 1.12-1.28x). A new or changed card's key goes to the small `card_titles_new`
-        // (triggers, so whatever writes a card), which the end of each update run folds into
-        // `card_titles` in key order, each leaf of the big table written once
-        // (`FeedStore.foldTitleOrder`). The listing walks both, merged by SQLite (a compound
+        // (triggers, so whatever writes a card), which the end of an update folds into
+        // `card_titles` in key order once 10,000 wait, each leaf of the big table written once
+        // (`FeedStore.foldTitleOrder`, `titleFoldKeys`). The listing walks both, merged by SQLite (a compound
         // SELECT ordered by the key: MERGE (UNION ALL), no sort; `FeedStore.titleListing`).
         // The key is `CardOrder.title`'s, with '' for an untitled card's title: a WITHOUT ROWID
         // table's key columns are NOT NULL, and `untitled` (1) sorts those cards last anyway.
