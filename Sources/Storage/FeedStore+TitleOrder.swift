@@ -55,9 +55,7 @@ extension FeedStore {
         let orderBy = titleTerms.enumerated().map { "title_k\($0.offset)" + ($0.element.descending ? " DESC" : "") }
         return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy.joined(separator: ", "))\(limitClause)"
     }
-}
 
-extension FeedStore {
     /// Whether a listing in `title` order walks the title tables (`titleListing`) rather than
     /// sorting the cards it reads by the same key (`CardOrder.title`'s terms on the cards): it
     /// walks where `cards_by_title` was walked before migration 16, that is every listing but

@@ -375,8 +375,9 @@ enum Schema {
         // 1.12-1.28x). A new or changed card's key goes to the small `card_titles_new`
         // (triggers, so whatever writes a card), which the end of an update folds into
         // `card_titles` in key order once 10,000 wait, each leaf of the big table written once
-        // (`FeedStore.foldTitleOrder`, `titleFoldKeys`). The listing walks both, merged by SQLite (a compound
-        // SELECT ordered by the key: MERGE (UNION ALL), no sort; `FeedStore.titleListing`).
+        // (`FeedStore.foldTitleOrder`, `titleFoldKeys`). The listing walks both, merged by
+        // SQLite (a compound SELECT ordered by the key: MERGE (UNION ALL), no sort;
+        // `FeedStore.titleListing`).
         // The key is `CardOrder.title`'s, with '' for an untitled card's title: a WITHOUT ROWID
         // table's key columns are NOT NULL, and `untitled` (1) sorts those cards last anyway.
         """
