@@ -50,6 +50,16 @@ final class SearchIndexThread: @unchecked Sendable {
         if waiting.count >= batch { condition.broadcast() }
     }
 
+    /// No more rows but those already submitted (and any `finish` is given): the thread starts
+    /// its last refresh now, without waiting for `batch` rows, while the caller goes on (the
+    /// update copies its log into the database meanwhile). `finish` then waits for it.
+    func lastRowsSubmitted() {
+        condition.lock()
+        defer { condition.unlock() }
+        finishing = true
+        condition.broadcast()
+    }
+
     /// Indexes what is left, waits for the thread to end and returns the last refresh (with
     /// the total of cards indexed), or the error that stopped the indexing.
     func finish() -> Result<SearchRefresh, Error> {

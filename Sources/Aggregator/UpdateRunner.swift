@@ -491,8 +491,12 @@ public struct UpdateRunner {
         }
         // Retention: read cards past their source's keep-days/keep-cards (never unread ones).
         _ = try? store.prune(now: clock(), defaultKeepDays: nil, defaultKeepCount: nil)
-        // The new cards' keys of the title order into its big table, once enough wait (a
-        // listing reads both tables, so a failure here loses nothing: a later run folds them).
+        // The index thread's last refresh starts now, and runs beside what follows: the title
+        // order's new keys into its big table, once enough wait (a listing reads both tables,
+        // so a failure here loses nothing: a later run folds them), and the log copied into the
+        // database file (see `UpdateBatching.finishBulkWrites`).
+        indexing?.submit(store.takeSearchRows())
+        indexing?.lastRowsSubmitted()
         try? store.finishBulkWrites()
         // The search index takes the rest of the run's cards and the deletes (a search would
         // do it too; here it costs the reader nothing).

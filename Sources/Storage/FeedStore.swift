@@ -116,6 +116,16 @@ extension FeedStore {
     }
 
     /// What a run's saves left to its end: the `title` order's new keys folded, once they are
-    /// `titleFoldKeys` or more (see `titleFoldKeys`).
-    public func finishBulkWrites() throws { try foldTitleOrder(atLeast: titleFoldKeys) }
+    /// `titleFoldKeys` or more (see `titleFoldKeys`), then the log copied into the database
+    /// file as far as no reader needs it (a PASSIVE checkpoint). The update calls this while
+    /// the search index thread does its last refresh and closes its file: the copy, which
+    /// closing the connection did after that thread had ended, now runs beside it on the other
+    /// core, and the close copies only what the reader held back (the fold's pages). Measured
+    /// (200 new feeds, 4 interleaved runs each), from the end of the saving to the exit: on a
+    /// million cards 0.20-0.43 s before, 0.15-0.30 s after; on an empty home 0.10-0.13 s
+    /// before, 0.09-0.12 s after.
+    public func finishBulkWrites() throws {
+        try foldTitleOrder(atLeast: titleFoldKeys)
+        try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
+    }
 }

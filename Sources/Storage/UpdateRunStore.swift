@@ -21,8 +21,9 @@ public protocol UpdateBatching: AnyObject {
     /// SQLite's log and cache sizes for a bulk run; nothing on PostgreSQL (the server's own).
     func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws
     /// What a run's saves left to its end. SQLite: the new cards' keys of the `title` order
-    /// folded into its big table once there are enough of them (`FeedStore.titleFoldKeys`).
-    /// PostgreSQL: nothing (its title order is an index of the cards, written with them).
+    /// folded into its big table once there are enough of them (`FeedStore.titleFoldKeys`), and
+    /// the log copied into the database file. PostgreSQL: nothing (its title order is an index
+    /// of the cards, written with them; the server checkpoints on its own).
     func finishBulkWrites() throws
 }
 

@@ -4,7 +4,8 @@ import FeedModel
 
 /// The connection settings of `feeds update` (`tuneForBulkWrites`, the index thread's cache):
 /// statement journals in memory, and what they are for still done, a statement that fails
-/// halfway undone alone, the rest of its transaction kept.
+/// halfway undone alone, the rest of its transaction kept. And the end of its writes
+/// (`finishBulkWrites`): the log copied into the database file before the connection closes.
 final class BulkWriteSettingsTests: StoreTestCase {
     func testBulkWritesKeepStatementJournalsInMemoryOnTheUpdatesConnectionOnly() throws {
         let before = try store.db.prepare("PRAGMA temp_store").queryOne { $0.int(0) }
@@ -49,5 +50,26 @@ final class BulkWriteSettingsTests: StoreTestCase {
         try indexer.setCacheKiB(0)
         XCTAssertEqual(try indexer.cacheKiB, 64, "at least 64 KiB, never SQLite's 0 or a negative size")
         XCTAssertEqual(try indexer.refresh().indexed, 1, "the index still works with it")
+    }
+
+    /// The update calls `finishBulkWrites` while the index thread does its last refresh, so that
+    /// the log's copy into the database file runs beside it rather than at the close, after it.
+    /// The file alone (copied without its log) holds the saved cards then, and not before.
+    func testFinishingBulkWritesCopiesTheLogIntoTheDatabaseFile() throws {
+        try store.tuneForBulkWrites(checkpointPages: 16_000, cacheKiB: 1_024)
+        let source = try addSource()
+        try store.inOneTransaction {
+            try store.saveFetch(sourceID: source, feed: FeedInfo(title: "A"), cards: (0..<50).map { article("a\($0)") },
+                                validators: CacheValidators(), now: t(1), nextDue: nil)
+        }
+        func cardsInTheFileAlone() throws -> Int {
+            let copy = directory.file("copy-\(UUID().uuidString).db").path
+            try FileManager.default.copyItem(atPath: databasePath, toPath: copy)
+            return try FeedStore(path: copy).db.prepare("SELECT count(*) FROM cards").queryOne { $0.int(0) } ?? -1
+        }
+        XCTAssertEqual(try cardsInTheFileAlone(), 0, "the cards are in the log only")
+        try store.finishBulkWrites()
+        XCTAssertEqual(try cardsInTheFileAlone(), 50)
+        XCTAssertEqual(try allCards().count, 50)
     }
 }
