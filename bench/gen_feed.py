@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Deterministic generator of one big, realistic RSS 2.0 feed (stdlib only).
 
-Usage: gen_feed.py OUT --mb 20 [--seed 1] [--content 0.5]
+Usage: gen_feed.py OUT --mb 20 [--seed 1] [--content 0.5] [--newest EPOCH]
+       gen_feed.py 'DIR/f%d.rss' --many N --mb 0.06 --seed S --newest EPOCH --spread-hours H
 
 Writes OUT (streamed, never held in memory) and prints one line to stdout:
     items=N bytes=B
+The newest item is dated --newest (seconds since 1970; default 2024-06-01 12:00 UTC), the
+others 20-40 minutes apart before it. --many N writes N distinct feeds instead (OUT a pattern
+with %d: 0..N-1), feed i seeded S * 1000 + i, its newest item up to --spread-hours before
+--newest: what a poll of N feeds of one site network brings (bench/scale.sh's timed updates).
 What an item has (all links on reserved *.example.test hosts):
   - a title with XML entities (&amp; &lt; &#8217; ...) and non-ASCII (é, —, 東京, emoji)
   - link, guid (permalink or urn:uuid), pubDate in RFC 822 with various zones, dc:creator,
@@ -170,23 +175,45 @@ def main():
     ap.add_argument("--mb", type=float, default=20.0, help="target size in MB (1e6 bytes)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--content", type=float, default=0.5, help="share of items with content:encoded")
+    ap.add_argument("--newest", type=int, help="the newest item's date, seconds since 1970")
+    ap.add_argument("--many", type=int, help="write this many distinct feeds (OUT a pattern with %%d)")
+    ap.add_argument("--spread-hours", type=float, default=0.0, help="with --many: newest items spread over this")
     a = ap.parse_args()
-    g = Gen(a.seed)
-    target = int(a.mb * 1e6)
+    global BASE_TIME
+    if a.newest is not None:
+        BASE_TIME = dt.datetime.fromtimestamp(a.newest, dt.timezone.utc)
+    if a.many is None:
+        n, size = write(a.out, a.seed, a.mb, a.content)
+        print("items=%d bytes=%d" % (n, size))
+        return
+    newest, items, total = BASE_TIME, 0, 0
+    for i in range(a.many):
+        seed = a.seed * 1000 + i
+        BASE_TIME = newest - dt.timedelta(minutes=random.Random(seed).randrange(int(a.spread_hours * 60) + 1))
+        n, size = write(a.out % i, seed, a.mb, a.content)
+        items += n
+        total += size
+    print("items=%d bytes=%d" % (items, total))
+
+
+def write(out, seed, mb, content):
+    """One feed of about `mb` MB: its item count and size."""
+    g = Gen(seed)
+    target = int(mb * 1e6)
     tail = TAIL.encode()
     n = 0
-    with open(a.out, "wb") as f:
+    with open(out, "wb") as f:
         data = head(g).encode()
         f.write(data)
         size = len(data)
         while size + len(tail) < target:
-            data = item(g, n, a.content).encode()
+            data = item(g, n, content).encode()
             f.write(data)
             size += len(data)
             n += 1
         f.write(tail)
         size += len(tail)
-    print("items=%d bytes=%d" % (n, size))
+    return n, size
 
 
 if __name__ == "__main__":
