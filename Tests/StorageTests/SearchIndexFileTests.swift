@@ -41,6 +41,21 @@ final class SearchIndexFileTests: StoreTestCase {
         XCTAssertEqual(tables, ["card_search_changes"], "only the change log stays in the cards' database")
     }
 
+    /// FTS5 merges a level's segments eight at a time (`SearchIndexer.automerge`), in a new
+    /// index and in one made before, which has SQLite's default until it is opened.
+    func testTheIndexMergesSegmentsEightAtATimeNewOrOld() throws {
+        try save([card("a", "Aardvark")], to: source, at: t(1))
+        XCTAssertEqual(try SearchIndexer(storePath: databasePath).automergeSetting(), 8)
+        let older = try SearchIndexer(storePath: databasePath)
+        try older.db.execute("DELETE FROM card_search_config WHERE k = 'automerge'")
+        XCTAssertNil(try older.automergeSetting(), "as SQLite makes an index")
+        let opened = try SearchIndexer(storePath: databasePath)
+        XCTAssertEqual(try opened.automergeSetting(), 8)
+        try save([card("b", "Badger")], to: source, at: t(2))
+        XCTAssertEqual(try found("badger"), ["b"])
+        XCTAssertEqual(try found("aardvark"), ["a"])
+    }
+
     func testAMissingIndexIsRebuilt() throws {
         try save([card("a", "Badger"), card("b", "Beaver")], to: source, at: t(1))
         XCTAssertEqual(try found("badger"), ["a"])
