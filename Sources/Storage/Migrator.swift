@@ -29,14 +29,19 @@ enum Migrator {
     /// Migration 1 stamps the file with `Schema.applicationID`. Any other stamp, or tables
     /// without our stamp, means somebody else's database: migrating it would scribble our
     /// tables into it.
+    /// Both read by one statement, so from one snapshot: read apart, another `feeds` making the
+    /// file at the same moment could commit migration 1 between them (no stamp read, then its
+    /// tables counted), and this one would call our own new database somebody else's (seen once
+    /// in a clean checkout's `make test`, two openers of a new file together).
     private static func checkIdentity(_ db: Database) throws {
-        let applicationID = try db.prepare("PRAGMA application_id").queryOne { $0.int64(0) } ?? 0
+        let (applicationID, objects) = try db.prepare("""
+            SELECT (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_schema)
+            """).queryOne { ($0.int64(0), $0.int(1)) } ?? (0, 0)
         guard applicationID != Int64(Schema.applicationID) else { return }
         if applicationID != 0 {
             throw StorageError.notAFeedsDatabase(
                 path: db.path, reason: "it is an SQLite database of another program")
         }
-        let objects = try db.prepare("SELECT count(*) FROM sqlite_schema").queryOne { $0.int(0) } ?? 0
         if objects > 0 {
             throw StorageError.notAFeedsDatabase(
                 path: db.path, reason: "it is an SQLite database with tables feeds did not create")
