@@ -29,6 +29,7 @@ enum Migrator {
     /// Migration 1 stamps the file with `Schema.applicationID`. Any other stamp, or tables
     /// without our stamp, means somebody else's database: migrating it would scribble our
     /// tables into it.
+    ///
     /// Both read by one statement, so from one snapshot: read apart, another `feeds` making the
     /// file at the same moment could commit migration 1 between them (no stamp read, then its
     /// tables counted), and this one would call our own new database somebody else's (seen once
