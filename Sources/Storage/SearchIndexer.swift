@@ -47,8 +47,9 @@ public final class SearchIndexer {
         let attach = try db.prepare("ATTACH DATABASE ?1 AS store")
         try attach.execute([.text(storePath)])
         try db.execute("PRAGMA store.cache_size = -512; PRAGMA wal_autocheckpoint = 16000")
-        // An index made before the policy had SQLite's default: set once, here. Should the file
-        // be busy, the index works as well with the default, and the next opening sets it.
+        // The merge policy, in this one place for a new index and for one made before it (which
+        // has SQLite's default): written once, then only read. Should the file be busy, the
+        // index works as well with the default, and the next opening sets it.
         if try automergeSetting() != Self.automerge {
             try? db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(Self.automerge))")
         }
@@ -108,7 +109,6 @@ public final class SearchIndexer {
                 );
                 -- Relevance: a word in the title weighs ten times one in the description; the author five.
                 INSERT INTO card_search (card_search, rank) VALUES ('rank', 'bm25(10.0, 1.0, 5.0)');
-                INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(automerge));
                 CREATE TABLE search_state (
                     id              INTEGER PRIMARY KEY CHECK (id = 1),
                     store_token     TEXT    NOT NULL,
