@@ -123,9 +123,9 @@ def title_xml(t):
     return escape(t).replace("&amp;#", "&#")
 
 
-def item(g, i, content_share):
+def item(g, i, content_share, newest):
     r = g.r
-    t = BASE_TIME - dt.timedelta(minutes=23 * i + r.randrange(20))
+    t = newest - dt.timedelta(minutes=23 * i + r.randrange(20))
     link = "%s/%d/%02d/%s-%d.html" % (SITE, t.year, t.month, r.choice(WORDS), i)
     out = ["<item>\n<title>%s</title>\n<link>%s</link>\n" % (title_xml(g.title()), link)]
     if r.random() < 0.9:
@@ -153,7 +153,7 @@ def item(g, i, content_share):
     return "".join(out)
 
 
-def head(g):
+def head(g, newest):
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"'
             ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"'
@@ -162,7 +162,7 @@ def head(g):
             '<atom:link href="%s/feed.rss" rel="self" type="application/rss+xml"/>\n' % SITE +
             "<description>%s</description>\n<language>en-us</language>\n" % title_xml(g.title()) +
             "<lastBuildDate>%s</lastBuildDate>\n<generator>feeds bench/gen_feed.py</generator>\n"
-            % format_datetime(BASE_TIME, usegmt=True) +
+            % format_datetime(newest, usegmt=True) +
             "<image><url>%s/logo.png</url><title>logo</title><link>%s/</link></image>\n" % (SITE, SITE))
 
 
@@ -179,35 +179,33 @@ def main():
     ap.add_argument("--many", type=int, help="write this many distinct feeds (OUT a pattern with %%d)")
     ap.add_argument("--spread-hours", type=float, default=0.0, help="with --many: newest items spread over this")
     a = ap.parse_args()
-    global BASE_TIME
-    if a.newest is not None:
-        BASE_TIME = dt.datetime.fromtimestamp(a.newest, dt.timezone.utc)
+    newest = BASE_TIME if a.newest is None else dt.datetime.fromtimestamp(a.newest, dt.timezone.utc)
     if a.many is None:
-        n, size = write(a.out, a.seed, a.mb, a.content)
+        n, size = write(a.out, a.seed, a.mb, a.content, newest)
         print("items=%d bytes=%d" % (n, size))
         return
-    newest, items, total = BASE_TIME, 0, 0
+    items, total = 0, 0
     for i in range(a.many):
         seed = a.seed * 1000 + i
-        BASE_TIME = newest - dt.timedelta(minutes=random.Random(seed).randrange(int(a.spread_hours * 60) + 1))
-        n, size = write(a.out % i, seed, a.mb, a.content)
+        feed_newest = newest - dt.timedelta(minutes=random.Random(seed).randrange(int(a.spread_hours * 60) + 1))
+        n, size = write(a.out % i, seed, a.mb, a.content, feed_newest)
         items += n
         total += size
     print("items=%d bytes=%d" % (items, total))
 
 
-def write(out, seed, mb, content):
-    """One feed of about `mb` MB: its item count and size."""
+def write(out, seed, mb, content, newest):
+    """One feed of about `mb` MB, its newest item dated `newest`: its item count and size."""
     g = Gen(seed)
     target = int(mb * 1e6)
     tail = TAIL.encode()
     n = 0
     with open(out, "wb") as f:
-        data = head(g).encode()
+        data = head(g, newest).encode()
         f.write(data)
         size = len(data)
         while size + len(tail) < target:
-            data = item(g, n, content).encode()
+            data = item(g, n, content, newest).encode()
             f.write(data)
             size += len(data)
             n += 1

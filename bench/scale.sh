@@ -157,7 +157,7 @@ rm -rf "$M"; mkdir -p "$M"; cp "$H"/feeds.db "$H"/feeds.search.db "$H"/sources "
 sync   # the copy's 4 GB written out now, not during the first timed update (its first rep was 2x the others)
 
 # feeds update of NEW new feeds on loopback: on an empty database, on a young one (YOUNG
-# earlier updates of NEW feeds each: a few weeks of cards) and on the big one (each rep its own
+# earlier updates of NEW feeds each) and on the big one (each rep its own
 # NEW feeds: every rep is a cold update of new sources). The empty database is the goal's
 # reference; the young one tells the database's size from a first run's cheapness (nothing to
 # merge, every page cached). The feeds are distinct (`gen_feed.py --many`), their newest items
