@@ -174,20 +174,18 @@ public struct UpdateRunner {
     /// less resident, tools/symbol-order.sh) back to 1 MiB: 5,000 feeds cold, two interleaved
     /// pairs after a sync, CPU 26.2 -> 25.0 s, wall 20.2 -> 19.0 s, peak RSS 37.0 -> 38.2 MB.
     /// (A 2 MiB page cache beside it bought nothing measurable for another 0.5 MB.)
-    /// 2 MiB since a big database (issue 21): each commit rewrites the leaves, near the newest
-    /// date, of the three indexes ordered by date that the new cards enter (~200-400 of each on
-    /// a million cards): 69% of an update's log frames for 200 new feeds there
-    /// (bench/wal_frames.py); at 2 MiB 16,200 frames instead of 19,750 (a 1 MiB page cache
-    /// spills some pages twice within a commit). `make bench`, the two binaries in turn: 5,000
-    /// feeds cold 17.3 -> 15.4 s, CPU 21.8 -> 19.9 s, peak RSS 36.4 -> 38.6 MB; 200 and 1,000
-    /// feeds 0.61-0.72 -> 0.51-0.57 s and 3.0-3.4 -> 2.9-3.0 s. On a million cards (200 new
-    /// feeds, 6 interleaved runs twice) 1.09 -> 0.91 s and 0.88 -> 0.86 s (median): less than
-    /// the run-to-run noise of this machine. 4 MiB took the least CPU but stalled the loop
-    /// longest (the saving runs on the thread that drives the downloads and marks each
-    /// response read): 1,000 feeds 3.4-3.5 s.
+    /// 2 MiB was tried for a big database (issue 21) and not kept: each commit rewrites the
+    /// leaves, near the newest date, of the three indexes ordered by date that the new cards
+    /// enter, so half as many commits wrote 16,200 log frames instead of 19,750 for 200 new
+    /// feeds on a million cards, and `make bench` read 5,000 feeds cold 17.3 -> 15.4 s (CPU
+    /// 21.8 -> 19.9 s), the million's update 0.99 -> 0.90 s; but on the shared yardstick's
+    /// feeds of up to 1 MB (1,000 feeds, 20 hosts) peak RSS rose 36.9 -> 38.7-39.6 MB, within a
+    /// megabyte of the 40 MB goal, for a wall time within the noise (7.93 s against 7.61 and
+    /// 9.48). 4 MiB took the least CPU but stalled the loop longest (the saving runs on the
+    /// thread that drives the downloads): 1,000 feeds 3.4-3.5 s against 3.0-3.4.
     public var saveBatchCards = 2_000
     public var saveBatchSources = 100
-    public var saveBatchBytes = 2 << 20
+    public var saveBatchBytes = 1 << 20
     /// Index rows waiting for the search index thread at most (see `SearchIndexThread`): rows
     /// past it are dropped and the thread reads those cards back instead. Each is up to ~2.5 KB
     /// (title, 2 KB of text, author): 4,000 could hold 10 MB while the thread merges.
