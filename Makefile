@@ -39,7 +39,7 @@ BUILD_PKGS := libxml2-dev libcurl4-openssl-dev libsqlite3-dev libpq-dev pkg-conf
 # What the pseudo-terminal tests run: the real less (and more, util-linux's, Essential on Debian);
 # mandoc checks the manual pages; postgresql is the server the PostgreSQL store's tests start
 # on loopback in a temporary folder (initdb and pg_ctl from /usr/lib/postgresql/N/bin).
-TEST_PKGS := less mandoc postgresql
+TEST_PKGS := less mandoc postgresql sqlite3
 # Peers the benchmark measures against, and the tools it uses.
 BENCH_PKGS := sfeed newsboat python3-feedparser libxml2-utils curl time
 

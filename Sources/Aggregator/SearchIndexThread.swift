@@ -80,6 +80,7 @@ final class SearchIndexThread: @unchecked Sendable {
             indexer = try SearchIndexer(storePath: storePath)
             indexer?.descriptionText = Workspace.searchText
             if let cacheKiB { try indexer?.setCacheKiB(cacheKiB) }
+            try indexer?.keepStoreLogFile()
         } catch {
             failure = error
         }

@@ -518,6 +518,8 @@ public struct UpdateRunner {
                 progress(report, summary.sources, total)
             }
         }
+        // The index thread's connection is closed by now, and the isolated processes' too.
+        try? store.leaveLogForNextRun()
         return summary
     }
 

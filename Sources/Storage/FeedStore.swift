@@ -95,8 +95,11 @@ extension FeedStore {
     ///   pages an insert changes, 29 writes a card (132,000 of the 204,000 pwrite calls of a cold
     ///   update of 200 feeds). In memory they are a few pages, freed as each statement ends.
     ///   Only here: elsewhere a big sort may go to a temporary file rather than to memory.
+    /// - The log file kept when this connection closes last (`Database.keepLogFile`), for the
+    ///   next update to write over (see `leaveLogForNextRun`).
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
         try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB)); PRAGMA temp_store = MEMORY")
+        try db.keepLogFile()
     }
 
     /// Runs `body` in one transaction, committed at its end: the methods of this store called in
@@ -127,5 +130,32 @@ extension FeedStore {
     public func finishBulkWrites() throws {
         try foldTitleOrder(atLeast: titleFoldKeys)
         try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
+    }
+
+    /// The end of an update, once its other connections are done: the log copied into the
+    /// database file, then restarted from its beginning by one small write (the schema version
+    /// written again as it is: page 1), its file cut to `keptLogBytes` if longer. The update's
+    /// connections keep the log file when the last of them closes (`Database.keepLogFile`), so
+    /// the next update writes its log over the pages this one's left in the system's cache;
+    /// restarted, the file holds one valid frame (the frames after it carry the old salt, and
+    /// SQLite's recovery stops at the first of them), which `KeptLog.clear` drops once every
+    /// connection is closed. Not restarted (a reader of another process holding the log at that
+    /// moment), the file holds the run's frames, copied, which the next open reads back once.
+    public func leaveLogForNextRun() throws {
+        try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
+        let size = try db.prepare("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+            .queryOne { $0.int64(0) } ?? 0
+        try db.execute("PRAGMA main.journal_size_limit = \(Self.keptLogBytes(databaseBytes: size))")
+        defer { try? db.execute("PRAGMA main.journal_size_limit = -1") }
+        try db.writeTransaction { try db.execute("PRAGMA main.user_version = \(Schema.currentVersion)") }
+    }
+
+    /// The most of the log file kept between updates (SQLite cuts it at the restart): a
+    /// quarter of the database's size, at least 4 MiB and at most 64 MiB, about the log an
+    /// update writes between two checkpoints (`UpdateRunner.checkpointPages`, 16,000 frames of
+    /// 4 KiB): a big home's update finds its log's pages whole, and the log a small home's
+    /// first update wrote (54 MB for 200 feeds into a 31 MB database) is not kept whole.
+    static func keptLogBytes(databaseBytes: Int64) -> Int64 {
+        min(64 << 20, max(4 << 20, databaseBytes / 4))
     }
 }

@@ -176,6 +176,12 @@ public final class SearchIndexer {
         }
     }
 
+    /// Keeps the cards' database's log file should this connection close it last, as the
+    /// update's own connection does (`FeedStore.tuneForBulkWrites`): the update's index thread.
+    public func keepStoreLogFile() throws {
+        try db.keepLogFile("store")
+    }
+
     /// The page cache of this connection's index file, in KiB (at least 64): `feeds update`'s
     /// index thread keeps it small, as the run's peak memory is a goal.
     public func setCacheKiB(_ kiB: Int) throws {

@@ -25,6 +25,9 @@ public protocol UpdateBatching: AnyObject {
     /// the log copied into the database file. PostgreSQL: nothing (its title order is an index
     /// of the cards, written with them; the server checkpoints on its own).
     func finishBulkWrites() throws
+    /// The very end of a run, its other connections done. SQLite: the log restarted for the
+    /// next run (`FeedStore.leaveLogForNextRun`). PostgreSQL: nothing.
+    func leaveLogForNextRun() throws
 }
 
 /// Retention and the per-source card cap (`keep-days=`, `keep-cards=`, `max-cards=`).

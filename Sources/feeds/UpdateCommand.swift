@@ -88,6 +88,15 @@ enum UpdateCommand: Command {
         // libcurl loads while the sources and the database are read: -10 to -20 ms before the
         // first request (an all-304 pass of 5,000 feeds takes ~0.6 s).
         Fetcher.loadLibraryInBackground()
+        // Once `runLocked` has returned or thrown, every connection of the run is closed (the
+        // workspace went with it): the log kept for the next update is emptied (`KeptLog`).
+        defer { if global.database == nil { KeptLog.clear(databasePath: paths.database) } }
+        return try runLocked(args, global: global, limits: limits, all: all)
+    }
+
+    /// An update of this home's SQLite database (or of named sources on PostgreSQL), under
+    /// the home's lock.
+    private static func runLocked(_ args: Arguments, global: GlobalOptions, limits: FetchLimits, all: Bool) throws -> ExitStatus {
         let workspace = try global.workspace(problems: .errors)
         if try workspace.entries.isEmpty { return nothingToUpdate(workspace) }
         var runner = updateRunner(args, global: global, limits: limits)

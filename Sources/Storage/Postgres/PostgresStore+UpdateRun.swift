@@ -27,6 +27,9 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
     /// Nothing left to a run's end: the title order is an index of the cards here.
     public func finishBulkWrites() throws {}
 
+    /// Nothing either: the server's log is its own.
+    public func leaveLogForNextRun() throws {}
+
     // prune and capCards: PostgresStore+Retention.swift (CardLimiting's requirements too).
 
     /// The cached entries of `pageURLs` that exist (any age), as FeedStore+PagePreviews.swift;
