@@ -518,8 +518,9 @@ public struct UpdateRunner {
                 progress(report, summary.sources, total)
             }
         }
-        // The index thread's connection is closed by now, and the isolated processes' too.
-        try? store.leaveLogForNextRun()
+        // The index thread's connection is closed by now, and the isolated processes' too. An
+        // isolated child leaves that to its parent, whose connection stays open meanwhile.
+        if case .isolatedChild = selection {} else { try? store.leaveLogForNextRun() }
         return summary
     }
 

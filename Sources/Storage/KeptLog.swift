@@ -35,7 +35,7 @@ public enum KeptLog {
         // releases nothing of theirs), given back before returning.
         guard lockSharedRange(database, type: Int16(F_WRLCK)) else { return false }
         defer { _ = lockSharedRange(database, type: Int16(F_UNLCK)) }
-        guard let header = read(log, at: 0, count: 32), header.count == 32 else { return false }
+        guard let header = bytes(of: log, at: 0, count: 32), header.count == 32 else { return false }
         let magic = bigEndian(header, 0)
         guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return false }  // empty already, or not a log
         let pageSize = Int(bigEndian(header, 8))
@@ -43,13 +43,13 @@ public enum KeptLog {
         let salts = header[16..<24]
         var offset = 32
         for _ in 0...maxFrames {
-            guard let frame = read(log, at: offset, count: 24 + pageSize), frame.count == 24 + pageSize,
+            guard let frame = bytes(of: log, at: offset, count: 24 + pageSize), frame.count == 24 + pageSize,
                   frame[8..<16].elementsEqual(salts) else {
                 // No more valid frames: SQLite's recovery stops at the first of another salt.
                 return zeroHeader(log)
             }
             let page = Int(bigEndian(frame, 0))
-            guard page > 0, let stored = read(database, at: (page - 1) * pageSize, count: pageSize),
+            guard page > 0, let stored = bytes(of: database, at: (page - 1) * pageSize, count: pageSize),
                   stored.elementsEqual(frame[24...]) else { return false }
             offset += 24 + pageSize
         }
@@ -76,7 +76,8 @@ public enum KeptLog {
         return zeros.withUnsafeBytes { pwrite(log, $0.baseAddress, 32, 0) } == 32
     }
 
-    private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
+    /// Up to `count` bytes of `fd` from `offset` (fewer at the end of the file), nil on an error.
+    private static func bytes(of fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
         guard got >= 0 else { return nil }

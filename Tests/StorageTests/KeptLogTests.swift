@@ -36,6 +36,19 @@ final class KeptLogTests: StoreTestCase {
         try store.leaveLogForNextRun()
     }
 
+    /// Closes the store (the last connection) and empties its kept log; whether it was emptied.
+    private func closeAndClear() -> Bool {
+        store = nil
+        return KeptLog.clear(databasePath: databasePath)
+    }
+
+    /// Opens the store again and checks it: intact, `cards` cards.
+    private func reopen(expectingCards cards: Int) throws {
+        store = try FeedStore(path: databasePath)
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+        XCTAssertEqual(try store.cardCount(CardQuery()), cards)
+    }
+
     func testAnUpdateKeepsItsLogWithOneValidFrameAndClearingEmptiesIt() throws {
         let source = try addSource()
         try update(source, first: 0, count: 400, at: t(2))
@@ -48,16 +61,11 @@ final class KeptLogTests: StoreTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: logPath), "the file stays, for the next update to write over")
         XCTAssertFalse(KeptLog.clear(databasePath: databasePath), "an empty log is left as it is")
 
-        store = try FeedStore(path: databasePath)
-        XCTAssertEqual(try store.integrityCheck(), "ok")
-        XCTAssertEqual(try store.cardCount(CardQuery()), 400)
+        try reopen(expectingCards: 400)
         // The next update writes over the emptied file, and its cards are there after a reopen.
         try update(source, first: 400, count: 100, at: t(3))
-        store = nil
-        XCTAssertTrue(KeptLog.clear(databasePath: databasePath))
-        store = try FeedStore(path: databasePath)
-        XCTAssertEqual(try store.cardCount(CardQuery()), 500)
-        XCTAssertEqual(try store.integrityCheck(), "ok")
+        XCTAssertTrue(closeAndClear())
+        try reopen(expectingCards: 500)
     }
 
     /// A copy of the database put back beside a kept log opens as it was copied: the log's
@@ -65,22 +73,18 @@ final class KeptLogTests: StoreTestCase {
     func testACopyPutBackAfterAnUpdateOpensAsItWasCopied() throws {
         let source = try addSource()
         try update(source, first: 0, count: 50, at: t(2))
-        store = nil
-        XCTAssertTrue(KeptLog.clear(databasePath: databasePath))
+        XCTAssertTrue(closeAndClear())
         let copy = directory.file("backup.db").path
         try FileManager.default.copyItem(atPath: databasePath, toPath: copy)
 
         store = try FeedStore(path: databasePath)
         _ = try addSource("https://other.example/feed.xml")
         try update(source, first: 50, count: 400, at: t(3))
-        store = nil
-        XCTAssertTrue(KeptLog.clear(databasePath: databasePath))
+        XCTAssertTrue(closeAndClear())
         try FileManager.default.removeItem(atPath: databasePath)
         try FileManager.default.copyItem(atPath: copy, toPath: databasePath)
 
-        store = try FeedStore(path: databasePath)
-        XCTAssertEqual(try store.integrityCheck(), "ok")
-        XCTAssertEqual(try store.cardCount(CardQuery()), 50)
+        try reopen(expectingCards: 50)
         XCTAssertEqual(try store.sources().count, 1)
     }
 
@@ -146,6 +150,48 @@ final class KeptLogTests: StoreTestCase {
         try handle.close()
         XCTAssertFalse(KeptLog.clear(databasePath: databasePath))
         XCTAssertEqual(try validFrames(), 1)
+    }
+
+    /// Whatever a log file holds (it is a file on disk: damaged, truncated, written by anyone),
+    /// `clear` never writes the database file, and empties the log only when no frame of it
+    /// is one SQLite would take: a header of another kind, an impossible page size, a frame of
+    /// page 0 or of a page past the file's end leave it as it is.
+    func testAHostileLogIsLeftAsItIsAndTheDatabaseUntouched() throws {
+        let source = try addSource()
+        try update(source, first: 0, count: 50, at: t(2))
+        store = nil
+        let real = try XCTUnwrap(FileManager.default.contents(atPath: logPath))
+        let database = try XCTUnwrap(FileManager.default.contents(atPath: databasePath))
+        func word(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        let header = [UInt8](real.prefix(32)), salts = [UInt8](real[16..<24])
+        func frame(page: UInt32, size: Int = 4096) -> [UInt8] { word(page) + word(1) + salts + [UInt8](repeating: 0, count: 8 + size) }
+        var seed: UInt64 = 21
+        func noise(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: seed >> 33) }
+        }
+        let kept: [(String, [UInt8])] = [
+            ("noise 10", noise(10)), ("noise 4,000", noise(4_000)), ("noise 100,000", noise(100_000)),
+            ("page size 0", word(0x377f_0682) + word(3_007_000) + word(0) + [UInt8](header[12...]) + frame(page: 1)),
+            ("page size 3", word(0x377f_0682) + word(3_007_000) + word(3) + [UInt8](header[12...]) + frame(page: 1, size: 3)),
+            ("page size 2^31", word(0x377f_0682) + word(3_007_000) + word(1 << 31) + [UInt8](header[12...])),
+            ("a frame of page 0", header + frame(page: 0)),
+            ("a frame past the file's end", header + frame(page: 0xFFFF_FFFF)),
+            ("a frame unlike the file's page 1", header + frame(page: 1)),
+        ]
+        for (what, bytes) in kept {
+            XCTAssertTrue(FileManager.default.createFile(atPath: logPath, contents: Data(bytes)), what)
+            XCTAssertFalse(KeptLog.clear(databasePath: databasePath), what)
+            XCTAssertEqual(FileManager.default.contents(atPath: logPath), Data(bytes), "\(what): the log as it was")
+            XCTAssertEqual(FileManager.default.contents(atPath: databasePath), database, "\(what): the database untouched")
+        }
+        // A header alone, or a frame cut short: no frame SQLite would take, so it is emptied.
+        for (what, bytes) in [("a header alone", header), ("a frame cut short", header + Array(frame(page: 1).prefix(1_000)))] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: logPath, contents: Data(bytes)), what)
+            XCTAssertTrue(KeptLog.clear(databasePath: databasePath), what)
+            XCTAssertNil(try validFrames(), what)
+            XCTAssertEqual(FileManager.default.contents(atPath: databasePath), database, "\(what): the database untouched")
+        }
+        try reopen(expectingCards: 50)
     }
 
     func testNoLogNothingCleared() throws {
