@@ -112,27 +112,34 @@ final class SourcesFileStampTests: XCTestCase {
 
     func testStampsTellApartFilesThatDifferInOneByte() {
         var generator = SystemRandomNumberGenerator()
-        var seen = Set<String>()
+        // Each stamp with the bytes it was made of: two different inputs must not share a stamp.
+        // (A set of stamps alone failed when the random bytes repeated an earlier input: n = 1
+        // drawing 0x00 is n = 0 with a 0 appended, one run in ~250.)
+        var seen: [String: [UInt8]] = [:]
+        func distinct(_ input: [UInt8], _ what: String = "") {
+            let stamp = SourcesFileStamp.stamp(input, executable: "x")
+            if let earlier = seen.updateValue(input, forKey: stamp) { XCTAssertEqual(earlier, input, "two inputs, one stamp \(what)") }
+        }
         for n in [0, 1, 2, 15, 16, 17, 255, 4_096, 70_001] {
             let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let stamp = SourcesFileStamp.stamp(bytes, executable: "x")
             XCTAssertEqual(stamp, SourcesFileStamp.stamp(bytes, executable: "x"), "the same bytes, the same stamp")
             XCTAssertNotEqual(stamp, SourcesFileStamp.stamp(bytes, executable: "y"), "another program, another stamp")
-            XCTAssertTrue(seen.insert(stamp).inserted)
+            distinct(bytes)
             for position in Set([0, n / 2, n - 1]) where n > 0 {
                 for flip: UInt8 in [1, 0x80, 0xff] {
                     var edited = bytes
                     edited[position] ^= flip
-                    XCTAssertTrue(seen.insert(SourcesFileStamp.stamp(edited, executable: "x")).inserted, "n \(n) at \(position)")
+                    distinct(edited, "n \(n) at \(position)")
                 }
             }
             // Two bytes swapped, and one appended.
             if n >= 2, bytes[0] != bytes[1] {
                 var swapped = bytes
                 swapped.swapAt(0, 1)
-                XCTAssertTrue(seen.insert(SourcesFileStamp.stamp(swapped, executable: "x")).inserted)
+                distinct(swapped)
             }
-            XCTAssertTrue(seen.insert(SourcesFileStamp.stamp(bytes + [0], executable: "x")).inserted)
+            distinct(bytes + [0])
         }
         XCTAssertFalse(SourcesFileStamp.executableIdentity.isEmpty)
     }
