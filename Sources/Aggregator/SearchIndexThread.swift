@@ -80,7 +80,7 @@ final class SearchIndexThread: @unchecked Sendable {
             indexer = try SearchIndexer(storePath: storePath)
             indexer?.descriptionText = Workspace.searchText
             if let cacheKiB { try indexer?.setCacheKiB(cacheKiB) }
-            try indexer?.keepStoreLogFile()
+            try indexer?.keepLogFiles()
         } catch {
             failure = error
         }
@@ -109,6 +109,9 @@ final class SearchIndexThread: @unchecked Sendable {
             condition.lock()
             if final && waiting.isEmpty { break }
         }
+        // The index's log restarted for the next update (a failure leaves a longer log, which
+        // the next connection reads back once: nothing lost).
+        if failure == nil { try? indexer?.leaveLogForNextRun() }
         // Closed before `finish` returns: the process may exit right after, and a connection
         // still open then leaves the write-ahead logs behind instead of checkpointing them.
         indexer = nil

@@ -176,10 +176,30 @@ public final class SearchIndexer {
         }
     }
 
-    /// Keeps the cards' database's log file should this connection close it last, as the
-    /// update's own connection does (`FeedStore.tuneForBulkWrites`): the update's index thread.
-    public func keepStoreLogFile() throws {
+    /// Keeps both log files, the cards' database's and the index's, should this connection
+    /// close them last, as the update's own connection keeps the cards' one
+    /// (`FeedStore.tuneForBulkWrites`): the update's index thread. The index's log (14-27 MB
+    /// a run of 200 new feeds on a million cards) was a new file every run, each of its pages
+    /// fresh (see `Database.keepLogFile`), the directory synced at its creation.
+    public func keepLogFiles() throws {
         try db.keepLogFile("store")
+        try db.keepLogFile("main")
+    }
+
+    /// The end of an update's indexing, the index's log kept for the next one as the cards'
+    /// is (`FeedStore.leaveLogForNextRun`): copied into the index file, then restarted from its
+    /// beginning by one small write of the index file alone (its schema version written again
+    /// as it is; a write of the attached cards' database would wait for their writer), its
+    /// file cut to `FeedStore.keptLogBytes` of the index's size. `KeptLog.clear` empties it
+    /// once every connection is closed.
+    public func leaveLogForNextRun() throws {
+        try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
+        let pages = try db.prepare("PRAGMA main.page_count").queryOne { $0.int64(0) } ?? 0
+        let pageSize = try db.prepare("PRAGMA main.page_size").queryOne { $0.int64(0) } ?? 0
+        let size = pages.multipliedReportingOverflow(by: pageSize)
+        try db.execute("PRAGMA main.journal_size_limit = \(FeedStore.keptLogBytes(databaseBytes: size.overflow ? .max : size.partialValue))")
+        defer { try? db.execute("PRAGMA main.journal_size_limit = -1") }
+        try db.execute("PRAGMA main.user_version = \(Self.schemaVersion)")
     }
 
     /// The page cache of this connection's index file, in KiB (at least 64): `feeds update`'s

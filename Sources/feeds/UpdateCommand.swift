@@ -89,8 +89,14 @@ enum UpdateCommand: Command {
         // first request (an all-304 pass of 5,000 feeds takes ~0.6 s).
         Fetcher.loadLibraryInBackground()
         // Once `runLocked` has returned or thrown, every connection of the run is closed (the
-        // workspace went with it): the log kept for the next update is emptied (`KeptLog`).
-        defer { if global.database == nil { KeptLog.clear(databasePath: paths.database) } }
+        // workspace went with it): the logs kept for the next update, the cards' and the search
+        // index's, are emptied (`KeptLog`).
+        defer {
+            if global.database == nil {
+                KeptLog.clear(databasePath: paths.database)
+                KeptLog.clear(databasePath: SearchIndexer.path(forStore: paths.database))
+            }
+        }
         return try runLocked(args, global: global, limits: limits, all: all)
     }
 

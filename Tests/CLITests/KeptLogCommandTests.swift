@@ -28,8 +28,8 @@ final class KeptLogCommandTests: XCTestCase {
     }
 
     /// The log's first word: SQLite's magic number while it holds frames, zero once emptied.
-    private func logMagic() throws -> UInt32? {
-        guard let data = FileManager.default.contents(atPath: log), data.count >= 4 else { return nil }
+    private func logMagic(_ path: String? = nil) throws -> UInt32? {
+        guard let data = FileManager.default.contents(atPath: path ?? log), data.count >= 4 else { return nil }
         return data.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 
@@ -63,5 +63,27 @@ final class KeptLogCommandTests: XCTestCase {
         XCTAssertEqual(try cardCount(), 200)
         let check = try feeds(["sources"])
         XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
+    /// The search index's log is kept the same way: there after the update, emptied, and a
+    /// search then finds the update's cards (and a second update's).
+    func testAnUpdateLeavesTheSearchIndexLogEmptiedAndSearchFindsItsCards() throws {
+        let searchLog = home + "/feeds.search.db-wal"
+        try writeFeed("a.rss", first: 0, count: 200)
+        try "a.rss name=A\n".write(to: directory.file("sources"), atomically: false, encoding: .utf8)
+        XCTAssertEqual(try feeds(["update"]).status, 0)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: searchLog)[.size] as? Int)
+        XCTAssertGreaterThan(size, 32_768, "the index's log file is kept, pages long")
+        XCTAssertEqual(try logMagic(searchLog), 0, "emptied: no valid frame")
+
+        try writeFeed("b.rss", first: 1000, count: 100)
+        try "a.rss name=A\nb.rss name=B\n".write(to: directory.file("sources"), atomically: false, encoding: .utf8)
+        XCTAssertEqual(try feeds(["update", "--all"]).status, 0)
+        XCTAssertEqual(try logMagic(searchLog), 0)
+        for (word, expected) in [("paragraph", 300), ("1042", 1), ("17", 1)] {
+            let r = try feeds(["search", word, "--json", "--limit", "1000"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"id\":") }.count, expected, word)
+        }
     }
 }
