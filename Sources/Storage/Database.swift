@@ -124,12 +124,41 @@ final class Database {
     /// new file takes every page fresh, and on this machine (a VM whose host reclaims the
     /// guest's free pages) a fresh page cost ~13 us on first touch: 0.2-0.3 s of an update
     /// writing 65 MB of log on a million cards. A kept log is restarted from its beginning by
-    /// the end of an update (`FeedStore.leaveLogForNextRun`) and emptied once every connection
+    /// the end of an update (`restartLogForNextRun`) and emptied once every connection
     /// is closed (`KeptLog.clear`), so the next connection to open the file reads nothing back.
     func keepLogFile(_ schema: String = "main") throws {
         guard path != ":memory:" else { return }
         var on: Int32 = 1
         try check(sqlite3_file_control(handle, schema, SQLITE_FCNTL_PERSIST_WAL, &on), "keeping the write-ahead log")
+    }
+
+    /// The end of an update on `schema`'s database, its log kept for the next update (see
+    /// `keepLogFile`): the log copied into the database file (a PASSIVE checkpoint), then
+    /// restarted from its beginning by one small write of that file alone (`user_version`
+    /// written again as it is, `version`; a transaction would take the write lock of every
+    /// attached database too), the log file cut to `keptLogBytes` of the database's size if
+    /// longer. Restarted, the file holds one valid frame (the frames after it carry the old
+    /// salt, and SQLite's recovery stops at the first of them), which `KeptLog.clear` drops once
+    /// every connection is closed. Not restarted (a reader of another process holding the log
+    /// at that moment), the file holds the run's frames, copied, which the next open reads
+    /// back once. The cards' (`FeedStore`) and the search index's (`SearchIndexer`).
+    func restartLogForNextRun(_ schema: String = "main", version: Int) throws {
+        try execute("PRAGMA \(schema).wal_checkpoint(PASSIVE)")
+        let pages = try prepare("PRAGMA \(schema).page_count").queryOne { $0.int64(0) } ?? 0
+        let pageSize = try prepare("PRAGMA \(schema).page_size").queryOne { $0.int64(0) } ?? 0
+        let size = pages.multipliedReportingOverflow(by: pageSize)
+        try execute("PRAGMA \(schema).journal_size_limit = \(Self.keptLogBytes(databaseBytes: size.overflow ? .max : size.partialValue))")
+        defer { try? execute("PRAGMA \(schema).journal_size_limit = -1") }
+        try execute("PRAGMA \(schema).user_version = \(version)")
+    }
+
+    /// The most of a log file kept between updates (SQLite cuts it at the restart): a quarter
+    /// of the database's size, at least 4 MiB and at most 64 MiB, about the log an update
+    /// writes between two checkpoints (`UpdateRunner.checkpointPages`, 16,000 frames of 4 KiB):
+    /// a big home's update finds its log's pages whole, and the log a small home's first update
+    /// wrote (54 MB for 200 feeds into a 31 MB database) is not kept whole.
+    static func keptLogBytes(databaseBytes: Int64) -> Int64 {
+        min(64 << 20, max(4 << 20, databaseBytes / 4))
     }
 
     // MARK: - Running SQL

@@ -132,30 +132,11 @@ extension FeedStore {
         try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
     }
 
-    /// The end of an update, once its other connections are done: the log copied into the
-    /// database file, then restarted from its beginning by one small write (the schema version
-    /// written again as it is: page 1), its file cut to `keptLogBytes` if longer. The update's
-    /// connections keep the log file when the last of them closes (`Database.keepLogFile`), so
-    /// the next update writes its log over the pages this one's left in the system's cache;
-    /// restarted, the file holds one valid frame (the frames after it carry the old salt, and
-    /// SQLite's recovery stops at the first of them), which `KeptLog.clear` drops once every
-    /// connection is closed. Not restarted (a reader of another process holding the log at that
-    /// moment), the file holds the run's frames, copied, which the next open reads back once.
+    /// The end of an update, once its other connections are done: the cards' log restarted for
+    /// the next update (`Database.restartLogForNextRun`; the update's connections keep the log
+    /// file, see `tuneForBulkWrites`), so the next one writes it over the pages this one left in
+    /// the system's cache.
     public func leaveLogForNextRun() throws {
-        try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
-        let size = try db.prepare("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
-            .queryOne { $0.int64(0) } ?? 0
-        try db.execute("PRAGMA main.journal_size_limit = \(Self.keptLogBytes(databaseBytes: size))")
-        defer { try? db.execute("PRAGMA main.journal_size_limit = -1") }
-        try db.writeTransaction { try db.execute("PRAGMA main.user_version = \(Schema.currentVersion)") }
-    }
-
-    /// The most of the log file kept between updates (SQLite cuts it at the restart): a
-    /// quarter of the database's size, at least 4 MiB and at most 64 MiB, about the log an
-    /// update writes between two checkpoints (`UpdateRunner.checkpointPages`, 16,000 frames of
-    /// 4 KiB): a big home's update finds its log's pages whole, and the log a small home's
-    /// first update wrote (54 MB for 200 feeds into a 31 MB database) is not kept whole.
-    static func keptLogBytes(databaseBytes: Int64) -> Int64 {
-        min(64 << 20, max(4 << 20, databaseBytes / 4))
+        try db.restartLogForNextRun(version: Schema.currentVersion)
     }
 }

@@ -186,20 +186,11 @@ public final class SearchIndexer {
         try db.keepLogFile("main")
     }
 
-    /// The end of an update's indexing, the index's log kept for the next one as the cards'
-    /// is (`FeedStore.leaveLogForNextRun`): copied into the index file, then restarted from its
-    /// beginning by one small write of the index file alone (its schema version written again
-    /// as it is; a write of the attached cards' database would wait for their writer), its
-    /// file cut to `FeedStore.keptLogBytes` of the index's size. `KeptLog.clear` empties it
-    /// once every connection is closed.
+    /// The end of an update's indexing: the index's log restarted for the next update as the
+    /// cards' is (`Database.restartLogForNextRun`, of the index file alone). `KeptLog.clear`
+    /// empties it once every connection is closed.
     public func leaveLogForNextRun() throws {
-        try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
-        let pages = try db.prepare("PRAGMA main.page_count").queryOne { $0.int64(0) } ?? 0
-        let pageSize = try db.prepare("PRAGMA main.page_size").queryOne { $0.int64(0) } ?? 0
-        let size = pages.multipliedReportingOverflow(by: pageSize)
-        try db.execute("PRAGMA main.journal_size_limit = \(FeedStore.keptLogBytes(databaseBytes: size.overflow ? .max : size.partialValue))")
-        defer { try? db.execute("PRAGMA main.journal_size_limit = -1") }
-        try db.execute("PRAGMA main.user_version = \(Self.schemaVersion)")
+        try db.restartLogForNextRun(version: Self.schemaVersion)
     }
 
     /// The page cache of this connection's index file, in KiB (at least 64): `feeds update`'s

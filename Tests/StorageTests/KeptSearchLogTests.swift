@@ -10,21 +10,8 @@ final class KeptSearchLogTests: StoreTestCase {
     private var indexPath: String { SearchIndexer.path(forStore: databasePath) }
     private var logPath: String { indexPath + "-wal" }
 
-    /// The log's frames that carry its header's salts, up to the first that does not (nil: no
-    /// log file, or its header zeroed).
-    private func validFrames() -> Int? {
-        guard let data = FileManager.default.contents(atPath: logPath), data.count >= 32 else { return nil }
-        let bytes = [UInt8](data)
-        func word(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
-        guard word(0) == 0x377f_0682 || word(0) == 0x377f_0683 else { return nil }
-        let frameSize = 24 + Int(word(8))
-        var frames = 0, offset = 32
-        while offset + frameSize <= bytes.count, word(offset + 8) == word(16), word(offset + 12) == word(20) {
-            frames += 1
-            offset += frameSize
-        }
-        return frames
-    }
+    /// This test's log's valid frames (`validLogFrames`).
+    private func validFrames() -> Int? { validLogFrames(atPath: logPath) }
 
     /// Saves `count` cards, each with a word of its own ("uniqueN") and a common one, and
     /// indexes them as an update's index thread does, its connection closed at the end.
@@ -86,7 +73,7 @@ final class KeptSearchLogTests: StoreTestCase {
         try indexer?.keepLogFiles()
         XCTAssertEqual(try indexer?.refresh().indexed, cards.count)
         func size(_ path: String) throws -> Int64 { try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) }
-        let bound = FeedStore.keptLogBytes(databaseBytes: try size(indexPath))
+        let bound = Database.keptLogBytes(databaseBytes: try size(indexPath))
         XCTAssertGreaterThan(try size(logPath), bound, "the run's log is longer than what is kept")
         try indexer?.leaveLogForNextRun()
         indexer = nil
