@@ -7,7 +7,7 @@ import XCTest
 
 /// An update folds its new cards' keys of the `title` order into the big table at its end
 /// once enough wait (migration 16, `FeedStore.titleFoldKeys`); until then they wait in the
-/// small table. Either way the listing in title order is the cards sorted by title.
+/// small table, where its end moves them from the log its saves wrote them to (migration 17). Either way the listing in title order is the cards sorted by title.
 final class TitleOrderFoldTests: XCTestCase {
     private let now = Timestamp(secondsSince1970: 1_800_000_000)
 
@@ -32,7 +32,8 @@ final class TitleOrderFoldTests: XCTestCase {
 
         // 18 keys: fewer than 20, they wait; the listing merges them all the same.
         XCTAssertEqual(try update(3), 3)
-        XCTAssertEqual(try count("card_titles_new"), 18)
+        XCTAssertEqual(try count("card_titles_new"), 18, "moved out of the log, in key order")
+        XCTAssertEqual(try count("card_titles_log"), 0)
         XCTAssertEqual(try count("card_titles"), 0)
         XCTAssertEqual(try store.cards(CardQuery(limit: 4), order: .title).compactMap(\.card.title),
                        ["Apple 0", "Apple 1", "Apple 2", "banana 0"])
@@ -40,6 +41,7 @@ final class TitleOrderFoldTests: XCTestCase {
         // 6 more: 24 wait, the update's end folds them.
         XCTAssertEqual(try update(4), 4)  // `.all`: the three again (nothing new there) and the new one
         XCTAssertEqual(try count("card_titles_new"), 0)
+        XCTAssertEqual(try count("card_titles_log"), 0)
         XCTAssertEqual(try count("card_titles"), 24)
         XCTAssertEqual(try store.cards(CardQuery(limit: 5), order: .title).compactMap(\.card.title),
                        ["Apple 0", "Apple 1", "Apple 2", "Apple 3", "banana 0"])

@@ -29,7 +29,7 @@ final class BigListingPlanTests: StoreTestCase {
             for query in queries {
                 let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
                 let text = try plan(listing.sql, listing.values)
-                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query):\n\(text)")
+                XCTAssertFalse(sortsCards(text, sql: listing.sql), "\(order.name) \(query):\n\(text)")
             }
         }
         // A tag's or a source's many cards: the order's index walked, each card's source tested
@@ -41,7 +41,7 @@ final class BigListingPlanTests: StoreTestCase {
                           CardQuery(sourceID: news, limit: 50), CardQuery(sourceID: news, unreadOnly: true, limit: 50)] {
                 let listing = FeedStore.listing(try store.resolvingTag(query), order: order, walkingOrderIndex: true)
                 let text = try plan(listing.sql, listing.values)
-                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query) walking:\n\(text)")
+                XCTAssertFalse(sortsCards(text, sql: listing.sql), "\(order.name) \(query) walking:\n\(text)")
             }
         }
         // One source (newest and source: its index; oldest and title sort that source's cards
@@ -50,7 +50,7 @@ final class BigListingPlanTests: StoreTestCase {
             for query in [CardQuery(sourceID: news, limit: 50), CardQuery(sourceID: news, unreadOnly: true, limit: 50)] {
                 let listing = FeedStore.listing(query, order: order)
                 let text = try plan(listing.sql, listing.values)
-                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order.name) \(query):\n\(text)")
+                XCTAssertFalse(sortsCards(text, sql: listing.sql), "\(order.name) \(query):\n\(text)")
             }
         }
     }

@@ -86,3 +86,13 @@ class StoreTestCase: XCTestCase {
             """).queryOne { $0.int(0) } ?? -1
     }
 }
+
+/// Whether an EXPLAIN QUERY PLAN text of `sql` sorts cards: a TEMP B-TREE beyond the one sort of
+/// `card_titles_log` each walk of the title tables makes (migration 17: the keys of an update in
+/// progress, none between updates), or a walk of the title tables that is not a merge of walks.
+func sortsCards(_ plan: String, sql: String) -> Bool {
+    let sorts = plan.components(separatedBy: "TEMP B-TREE").count - 1
+    let logWalks = sql.components(separatedBy: "card_titles_log").count - 1
+    guard logWalks > 0 else { return sorts > 0 }
+    return sorts > logWalks || !plan.contains("MERGE (UNION ALL)")
+}

@@ -3,9 +3,10 @@ import FeedModel
 import TestSupport
 @testable import Storage
 
-/// The `title` order kept in two tables (migration 16): `card_titles`, folded at the end of an
-/// update, and `card_titles_new`, the keys of cards saved or changed since. Whatever part of
-/// the cards is folded, changed after the fold or deleted, the listings, their windows and the
+/// The `title` order kept in three tables (migrations 16 and 17): `card_titles`, folded at the
+/// end of an update, `card_titles_new`, the keys of cards saved or changed since, and
+/// `card_titles_log`, where those keys go first (by card id) until the end of the update moves
+/// them. Whatever part of the cards is folded, moved, logged, changed after the fold or deleted, the listings, their windows and the
 /// searches in title order equal a sort of the cards by the order's key, and the tables hold
 /// exactly one entry per card, with the card's key.
 final class TitleOrderTablesTests: StoreTestCase {
@@ -16,13 +17,14 @@ final class TitleOrderTablesTests: StoreTestCase {
             """).query([]) { $0.int64(0) }
     }
 
-    /// Both tables together hold each card once, under its current key.
+    /// The three tables together hold each card once, under its current key.
     private func assertTablesMatchTheCards(_ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let key = "title_key IS NULL, coalesce(title_key, ''), undated, sort_date, id"
         let cards = try store.db.prepare("SELECT \(key) FROM cards ORDER BY id").query([]) { Self.row($0) }
         let kept = try store.db.prepare("""
             SELECT untitled, title_key, undated, sort_date, id FROM card_titles
-            UNION ALL SELECT untitled, title_key, undated, sort_date, id FROM card_titles_new ORDER BY id
+            UNION ALL SELECT untitled, title_key, undated, sort_date, id FROM card_titles_new
+            UNION ALL SELECT untitled, title_key, undated, sort_date, id FROM card_titles_log ORDER BY id
             """).query([]) { Self.row($0) }
         XCTAssertEqual(kept, cards, label, file: file, line: line)
     }
@@ -31,8 +33,10 @@ final class TitleOrderTablesTests: StoreTestCase {
         "\(row.int64(0))|\(row.string(1) ?? "NULL")|\(row.int64(2))|\(row.int64(3))|\(row.int64(4))"
     }
 
-    private func newKeys() throws -> Int {
-        try store.db.prepare("SELECT count(*) FROM card_titles_new").queryOne { $0.int(0) } ?? -1
+    private func newKeys() throws -> Int { try rows("card_titles_new") }
+    private func loggedKeys() throws -> Int { try rows("card_titles_log") }
+    private func rows(_ table: String) throws -> Int {
+        try store.db.prepare("SELECT count(*) FROM \(table)").queryOne { $0.int(0) } ?? -1
     }
 
     /// Titles that tie, differ in case or spaces, are empty or missing; dates that tie or miss.
@@ -82,13 +86,18 @@ final class TitleOrderTablesTests: StoreTestCase {
         var rng = SplitMix64(seed: 16)
         try save((0..<30).map { randomCard("a\($0)", &rng) }, to: news, at: t(5))
         try save((0..<20).map { randomCard("b\($0)", &rng) }, to: blogs, at: t(5))
-        XCTAssertEqual(try newKeys(), 50, "every new card's key waits in the small table")
-        try assertListingsFollowTheKey("all new")
+        XCTAssertEqual(try loggedKeys(), 50, "every new card's key waits in the log")
+        XCTAssertEqual(try newKeys(), 0)
+        try assertListingsFollowTheKey("all logged")
 
-        // Below the minimum nothing moves; at it, everything does.
-        try store.foldTitleOrder(atLeast: 51)
+        // Below the minimum the log moves to the small table; at it, everything is folded.
+        try store.settleTitleOrder(foldingAtLeast: 51)
         XCTAssertEqual(try newKeys(), 50)
-        try store.foldTitleOrder(atLeast: 50)
+        XCTAssertEqual(try loggedKeys(), 0)
+        try assertListingsFollowTheKey("all new")
+        try store.settleTitleOrder(foldingAtLeast: 51)
+        XCTAssertEqual(try newKeys(), 50, "nothing logged: nothing moves")
+        try store.settleTitleOrder(foldingAtLeast: 50)
         XCTAssertEqual(try newKeys(), 0)
         try assertListingsFollowTheKey("all folded")
 
@@ -96,15 +105,24 @@ final class TitleOrderTablesTests: StoreTestCase {
         // moves to the small table); some read.
         try save((0..<30).map { $0 % 3 == 0 ? randomCard("a\($0)", &rng) : randomCard("a\($0 + 100)", &rng) }, to: news, at: t(6))
         _ = try store.markRead(.cards((1...60).filter { $0 % 4 == 0 }.map { CardID(rawValue: Int64($0)) }))
+        XCTAssertGreaterThan(try loggedKeys(), 0)
+        try assertListingsFollowTheKey("folded and logged")
+        // Logged keys moved beside new ones, then changed again and deleted while in each table.
+        try store.settleTitleOrder(foldingAtLeast: 1_000)
+        try save((0..<30).map { $0 % 2 == 0 ? randomCard("a\($0)", &rng) : randomCard("a\($0 + 200)", &rng) }, to: news, at: t(8))
         XCTAssertGreaterThan(try newKeys(), 0)
-        try assertListingsFollowTheKey("folded and new")
+        XCTAssertGreaterThan(try loggedKeys(), 0)
+        try assertListingsFollowTheKey("folded, new and logged")
 
-        try store.foldTitleOrder()
+        try store.settleTitleOrder()
         try save((0..<20).map { randomCard("b\($0 + 50)", &rng) }, to: blogs, at: t(7))
-        // A source's removal deletes its cards from both tables.
+        try store.settleTitleOrder(foldingAtLeast: 1_000)
+        try save((0..<20).map { randomCard("b\($0 + 80)", &rng) }, to: blogs, at: t(7))
+        // A source's removal deletes its cards from the three tables.
         XCTAssertTrue(try store.removeSource(blogs))
+        XCTAssertEqual(try loggedKeys(), 0, "the log held blogs' last cards only")
         try assertListingsFollowTheKey("a source removed")
-        try store.foldTitleOrder()
+        try store.settleTitleOrder()
         try assertListingsFollowTheKey("folded again")
         XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM card_titles").queryOne { $0.int(0) },
                        try store.db.prepare("SELECT count(*) FROM cards").queryOne { $0.int(0) })
@@ -120,13 +138,13 @@ final class TitleOrderTablesTests: StoreTestCase {
             let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + listing.sql).query(listing.values) { $0.string(3) ?? "" }
                 .joined(separator: "\n")
             XCTAssertTrue(plan.contains("MERGE (UNION ALL)"), "\(query):\n\(plan)")
-            XCTAssertFalse(plan.contains("TEMP B-TREE"), "\(query):\n\(plan)")
+            XCTAssertFalse(sortsCards(plan, sql: listing.sql), "\(query):\n\(plan)")
             XCTAssertFalse(plan.contains("SCAN c\n") || plan.hasSuffix("SCAN c"), "\(query):\n\(plan)")
         }
         // The ids of every card (`listingIDs`, browse's windows) from the tables alone: no card row.
         let ids = FeedStore.listing(CardQuery(), order: .title, columns: "c.id", joinSources: false)
         let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + ids.sql).query(ids.values) { $0.string(3) ?? "" }.joined(separator: "\n")
-        XCTAssertTrue(plan.contains("MERGE (UNION ALL)") && !plan.contains("SEARCH c") && !plan.contains("TEMP B-TREE"), plan)
+        XCTAssertTrue(plan.contains("MERGE (UNION ALL)") && !plan.contains("SEARCH c") && !sortsCards(plan, sql: ids.sql), plan)
         XCTAssertEqual(try store.listingIDs(CardQuery(), order: .title).map(\.id.rawValue), [2, 1])
         XCTAssertEqual(try store.cards(order: .title).compactMap(\.card.title), ["a", "b"])
     }
