@@ -46,7 +46,7 @@ extension FeedStore {
     /// The tables a walk in title order reads, merged: the folded keys, the new ones, the log.
     static let titleTables = ["card_titles", "card_titles_new", "card_titles_log"]
 
-    /// The `title` order's key as the two tables keep it (`t`), each term beside the card's
+    /// The `title` order's key as the three tables keep it (`t`), each term beside the card's
     /// expression (`c`) of the same value: `CardOrder.title`'s key, but an untitled card's
     /// `title_key` is '' there (the tables' key columns are NOT NULL; `untitled` sorts it).
     static let titleTerms: [(table: String, card: String, descending: Bool)] = [
