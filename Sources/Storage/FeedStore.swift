@@ -27,11 +27,12 @@ public final class FeedStore {
     var searchIndexAttached = false
 
     /// The keys of the `title` order waiting (in `card_titles_new` and `card_titles_log`) past
-    /// which the end of an update folds them into `card_titles` (`finishBulkWrites`): a fold writes each leaf of the
-    /// big table its keys fall on, so the more keys a fold takes, the fewer leaves a key (4,600
-    /// distinct titles into a million cards' table: 3,060 leaves, 0.14 s; many updates of few
-    /// cards each: a leaf a card, every run). Below it they wait in the small table, whose
-    /// ~60-byte rows stay in the 1 MiB page cache of an update, and listings merge both.
+    /// which the end of an update folds them into `card_titles` (`finishBulkWrites`): a fold
+    /// writes each leaf of the big table its keys fall on, so the more keys a fold takes, the
+    /// fewer leaves a key (4,600 distinct titles into a million cards' table: 3,060 leaves,
+    /// 0.14 s; many updates of few cards each: a leaf a card, every run). Below it they wait in
+    /// the small table, which the end of each update fills from the log in key order, and
+    /// listings merge the three.
     public var titleFoldKeys = 10_000
 
     /// The id set of filtered relevance searches, registered on the connection at first use.
@@ -120,14 +121,13 @@ extension FeedStore {
 
     /// What a run's saves left to its end: the `title` order's new keys moved out of their log
     /// in key order, and folded once they are `titleFoldKeys` or more (`settleTitleOrder`), then
-    /// the log copied into the database
-    /// file as far as no reader needs it (a PASSIVE checkpoint). The update calls this while
-    /// the search index thread does its last refresh and closes its file: the copy, which
-    /// closing the connection did after that thread had ended, now runs beside it on the other
-    /// core, and the close copies only what the reader held back (the fold's pages). Measured
-    /// (200 new feeds, 4 interleaved runs each), from the end of the saving to the exit: on a
-    /// million cards 0.20-0.43 s before, 0.15-0.30 s after; on an empty home 0.10-0.13 s
-    /// before, 0.09-0.12 s after.
+    /// the log copied into the database file as far as no reader needs it (a PASSIVE
+    /// checkpoint). The update calls this while the search index thread does its last refresh
+    /// and closes its file: the copy, which closing the connection did after that thread had
+    /// ended, now runs beside it on the other core, and the close copies only what the reader
+    /// held back (the fold's pages). Measured (200 new feeds, 4 interleaved runs each), from the
+    /// end of the saving to the exit: on a million cards 0.20-0.43 s before, 0.15-0.30 s after;
+    /// on an empty home 0.10-0.13 s before, 0.09-0.12 s after.
     public func finishBulkWrites() throws {
         try settleTitleOrder(foldingAtLeast: titleFoldKeys)
         try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")

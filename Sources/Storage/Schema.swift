@@ -375,9 +375,9 @@ enum Schema {
         // 1.12-1.28x). A new or changed card's key goes to the small `card_titles_new`
         // (triggers, so whatever writes a card), which the end of an update folds into
         // `card_titles` in key order once 10,000 wait, each leaf of the big table written once
-        // (`FeedStore.foldTitleOrder`, `titleFoldKeys`; since migration 17 `settleTitleOrder`). The listing walks both, merged by
-        // SQLite (a compound SELECT ordered by the key: MERGE (UNION ALL), no sort;
-        // `FeedStore.titleListing`).
+        // (`FeedStore.foldTitleOrder`, `titleFoldKeys`; since migration 17 `settleTitleOrder`).
+        // The listing walks both, merged by SQLite (a compound SELECT ordered by the key:
+        // MERGE (UNION ALL), no sort; `FeedStore.titleListing`).
         // The key is `CardOrder.title`'s, with '' for an untitled card's title: a WITHOUT ROWID
         // table's key columns are NOT NULL, and `untitled` (1) sorts those cards last anyway.
         """
@@ -437,7 +437,8 @@ enum Schema {
         // the log's keys into `card_titles_new` in key order, each leaf once
         // (`FeedStore.settleTitleOrder`), so the log is empty between updates; listings walk it
         // as a third table, sorted (empty but during an update, or after one that did not end,
-        // whose keys the next update's end moves).
+        // whose keys the next update's end moves). A trigger is replaced whole, so the update
+        // and delete triggers restate migration 16's deletes from the two other tables.
         """
         CREATE TABLE card_titles_log (
             id        INTEGER PRIMARY KEY,
