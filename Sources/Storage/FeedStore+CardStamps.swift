@@ -3,9 +3,9 @@ import FeedModel
 /// A cheap fingerprint of a set of cards (a day's, a source's): it changes when a card is
 /// added, removed (retention, a source deleted), moved to another day, or its content changed
 /// (`changed_at` moves forward, a second at least, on every content change: CardWriter). Read
-/// from the `cards_stamps` index alone (migration 12), never from the card rows: a million
-/// cards' stamps in a few hundred ms. Read state is not in it (no archive, source or tag page
-/// shows it).
+/// from an index alone (`cards_stamps`, migration 12; `cards_by_date`, which carries the same
+/// columns since migration 18), never from the card rows: a million cards' stamps in a few
+/// hundred ms. Read state is not in it (no archive, source or tag page shows it).
 public struct CardStamp: Sendable, Hashable {
     public var count: Int
     public var idSum: Int64
@@ -45,14 +45,14 @@ extension FeedStore {
 
     static func stampsByDaySQL(_ whereClause: String) -> String {
         """
-        SELECT \(dayOfSortDate) AS day, \(stampColumns) FROM cards c INDEXED BY cards_stamps
+        SELECT \(dayOfSortDate) AS day, \(stampColumns) FROM cards c INDEXED BY cards_by_date
         \(whereClause) GROUP BY day ORDER BY day DESC
         """
     }
 
-    static let stampsBySourceSQL = "SELECT c.source_id, \(stampColumns) FROM cards c INDEXED BY cards_stamps GROUP BY c.source_id"
+    static let stampsBySourceSQL = "SELECT c.source_id, \(stampColumns) FROM cards c INDEXED BY cards_by_date GROUP BY c.source_id"
     /// The entries `cardStampsBySource` sums, read from the index alone.
-    static let stampEntriesSQL = "SELECT c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_stamps"
+    static let stampEntriesSQL = "SELECT c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date"
 
     private static func stamp(_ row: Row, from column: Int32) -> CardStamp {
         CardStamp(count: row.int(column), idSum: row.int64(column + 1), changedMax: row.int64(column + 2),
@@ -101,11 +101,11 @@ extension FeedStore {
         return (integral ? days.byDay : try groupedByDay(CardFilter()), sources.bySource)
     }
 
-    static let bothEntriesSQL = "SELECT \(dayOfSortDate), c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_stamps"
+    static let bothEntriesSQL = "SELECT \(dayOfSortDate), c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date"
 
     /// The entries `cardStampsByDay` sums, each with its day, read from the index alone.
     static func dayEntriesSQL(_ whereClause: String) -> String {
-        "SELECT \(dayOfSortDate), c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_stamps \(whereClause)"
+        "SELECT \(dayOfSortDate), c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date \(whereClause)"
     }
 
     /// Each source's stamp (of all its cards); a source without cards is missing.

@@ -200,6 +200,12 @@ extension FeedStore {
         return min(ends.0, ends.1)...ends.1
     }
 
+    /// Always true (`undated` is generated as 0 or 1), written before a condition on `sort_date`
+    /// alone so that SQLite reads it as two ranges of `cards_by_date` (its key begins with
+    /// `undated`), one for each value, instead of every card: no index begins with the date
+    /// since migration 18.
+    static let eitherDating = "c.undated IN (0, 1)"
+
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
     /// `unindexedSources`: the source conditions written so that SQLite does not read the cards
     /// by source (`+c.source_id`), for a listing that walks its order's index instead; in
@@ -217,7 +223,7 @@ extension FeedStore {
             filter.add("\(unindexedSources && order == .source ? "+s.id" : column) IN (\(ids))")
         }
         if query.unreadOnly { filter.add("c.is_read = 0") }
-        if let since = query.since { filter.add("c.sort_date >= ?", SQLValue(since)) }
+        if let since = query.since { filter.add("\(Self.eitherDating) AND c.sort_date >= ?", SQLValue(since)) }
         return filter
     }
 

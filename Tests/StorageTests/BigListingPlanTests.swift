@@ -58,12 +58,14 @@ final class BigListingPlanTests: StoreTestCase {
     /// Migration 13 dropped `cards_oldest` and `cards_newest` (a new card entered ten indexes,
     /// each on a page of its own): `oldest` is two walks of `cards_by_date` read backwards, the
     /// dated cards then the undated ones, merged without a sort; a range of dates is a range of
-    /// `cards_stamps`; the images never fetched merge the dated and undated walks newest first.
+    /// `cards_by_date` for each `undated` value (migration 18 dropped `cards_stamps`, which began
+    /// with the date); the images never fetched merge the dated and undated walks newest first.
     func testTheIndexesMigration13DroppedAreReplacedByWalksOfTheOthers() throws {
         let indexes = try store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cards'")
             .query { $0.string(0) ?? "" }
         XCTAssertFalse(indexes.contains("cards_oldest"), "\(indexes)")
         XCTAssertFalse(indexes.contains("cards_newest"), "\(indexes)")
+        XCTAssertFalse(indexes.contains("cards_stamps"), "\(indexes)")
         XCTAssertTrue(indexes.contains("cards_by_date"), "\(indexes)")
         for (query, walking) in [(CardQuery(limit: 50), false), (CardQuery(unreadOnly: true, limit: 50), false),
                                  (CardQuery(since: t(2), limit: 50), false), (CardQuery(tag: "world", limit: 50), true),
@@ -74,11 +76,13 @@ final class BigListingPlanTests: StoreTestCase {
             XCTAssertFalse(text.contains("TEMP B-TREE"), "\(query):\n\(text)")
             XCTAssertTrue(text.contains("cards_by_date") || text.contains("cards_unread_by_date"), "\(query):\n\(text)")
         }
-        // A range of dates: a range of cards_stamps (sort_date first), not a scan of every card.
-        for sql in ["SELECT count(*) FROM cards c WHERE c.sort_date >= ?1",
-                    "UPDATE cards SET is_read = 1 WHERE is_read <> 1 AND sort_date < ?1"] {
-            let text = try plan(sql, [SQLValue(t(2))])
-            XCTAssertTrue(text.contains("SEARCH") && text.contains("cards_stamps (sort_date"), "\(sql):\n\(text)")
+        // A range of dates: two ranges of cards_by_date (migration 18 dropped cards_stamps,
+        // which began with the date), not a scan of every card.
+        let since = FeedStore.cardFilter(CardQuery(since: t(2)))
+        for (sql, values) in [("SELECT count(*) FROM cards c \(since.whereClause)", since.values),
+                              (FeedStore.markBeforeSQL, [SQLValue(1), SQLValue(t(2))])] {
+            let text = try plan(sql, values)
+            XCTAssertTrue(text.contains("SEARCH") && text.contains("cards_by_date (undated=? AND sort_date"), "\(sql):\n\(text)")
         }
         let images = try plan(FeedStore.imagesNeverFetchedSQL, [.integer(10)])
         XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_by_date"), images)
