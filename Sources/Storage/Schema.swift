@@ -478,12 +478,13 @@ enum Schema {
         // of `feeds html` (migration 12) read `cards_by_date` alone, now that it carries
         // `changed_at` and `source_id` after its key, and `cards_stamps` goes. A range of dates
         // (`--since`, read marks before a date) is two ranges of it, one for each `undated`
-        // value (`undated IN (0, 1)`: the column is generated as 0 or 1). Measured on copies of
-        // a million cards, 200 new feeds a round, the same binary, eight rounds: without
-        // `cards_stamps` the update took 1.16-1.57 s (median 1.40) where with it 1.35-1.98 s
-        // (1.63): a batch's new cards enter the region of the last days' ~35,000 cards in each
-        // index ordered by date, so a third fewer such indexes is a third fewer leaves to read,
-        // rewrite and log at each commit.
+        // value (`undated IN (0, 1)`: the column is generated as 0 or 1). A batch's new cards
+        // enter the region of the last days' ~35,000 cards in each index ordered by date, so
+        // each such index is hundreds of leaves to read, rewrite and log at every commit.
+        // Measured, 200 new feeds on copies of a million cards, eight rounds, the binaries in
+        // turn: 1.00-1.59 s (median 1.28) against 1.18-1.64 s (1.49); the scale bench's ratio
+        // to an empty home 1.33x and 1.39x against 1.48x and 1.48x. Rebuilding the index takes
+        // ~3 s on a million cards, once.
         """
         DROP INDEX cards_stamps;
         DROP INDEX cards_by_date;
