@@ -138,6 +138,32 @@ final class CardStampsTests: StoreTestCase {
         }
     }
 
+    /// Migration 18 on a database of version 17 (its two indexes put back as they were): the
+    /// stamps, now read from `cards_by_date`, and a range of dates are what they were.
+    func testMigration18KeepsTheStampsAndTheRangesOfDates() throws {
+        try save([Card(id: "u1", title: "Undated", link: "https://news.example/u1")], to: news, at: t(5, 30))
+        let before = try stamps()
+        let since = try store.cards(CardQuery(since: t(0, 5))).map(\.id)
+        XCTAssertEqual(since.count, 4)
+        try store.db.execute("""
+            DROP INDEX cards_by_date;
+            CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC);
+            CREATE INDEX cards_stamps ON cards (sort_date, changed_at, source_id);
+            PRAGMA user_version = 17;
+            """)
+        store = nil
+        store = try FeedStore(path: databasePath)
+        XCTAssertEqual(try store.databaseSchemaVersion(), 18)
+        let columns = try store.db.prepare("SELECT name FROM pragma_index_info('cards_by_date') ORDER BY seqno").query([]) { $0.string(0) ?? "" }
+        XCTAssertEqual(columns, ["undated", "sort_date", "id", "changed_at", "source_id"])
+        XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'cards_stamps'").queryOne { $0.int(0) }, 0)
+        let after = try stamps()
+        XCTAssertEqual(after.0, before.0)
+        XCTAssertEqual(after.1, before.1)
+        XCTAssertEqual(try store.cards(CardQuery(since: t(0, 5))).map(\.id), since)
+        XCTAssertEqual(try store.markRead(.before(t(0, 6))), 2, "n1 (t0) and o1 (t0 + 5 s)")
+    }
+
     func testTheCardsOfADayComeInTheArchivesOrder() throws {
         var all: [CardID] = []
         try store.eachCardByDay { all.append($0.id) }
