@@ -223,7 +223,13 @@ extension FeedStore {
             filter.add("\(unindexedSources && order == .source ? "+s.id" : column) IN (\(ids))")
         }
         if query.unreadOnly { filter.add("c.is_read = 0") }
-        if let since = query.since { filter.add("\(Self.eitherDating) AND c.sort_date >= ?", SQLValue(since)) }
+        if let since = query.since {
+            // Some sources' cards: their indexes by source range over the date (a range of
+            // `cards_by_date` would read every source's cards of the range, `source_id` being
+            // in its entries).
+            let someSources = query.sourceID != nil || query.tag != nil
+            filter.add(someSources ? "c.sort_date >= ?" : "\(Self.eitherDating) AND c.sort_date >= ?", SQLValue(since))
+        }
         return filter
     }
 

@@ -484,11 +484,17 @@ enum Schema {
         // Measured, 200 new feeds on copies of a million cards, eight rounds, the binaries in
         // turn: 1.00-1.59 s (median 1.28) against 1.18-1.64 s (1.49); the scale bench's ratio
         // to an empty home 1.33x and 1.39x against 1.48x and 1.48x. Rebuilding the index takes
-        // ~3 s on a million cards, once.
+        // ~3 s on a million cards, once. `cards_unread_by_date` is made again after it,
+        // unchanged: without statistics SQLite weighs the two alike for the unread cards of a
+        // range of dates and takes the index made last; with `cards_by_date` made last, such a
+        // listing read the row of every card of the range (on a million cards, oldest unread
+        // since a month: 8 ms of statements instead of 2).
         """
         DROP INDEX cards_stamps;
         DROP INDEX cards_by_date;
         CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC, changed_at, source_id);
+        DROP INDEX cards_unread_by_date;
+        CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE is_read = 0;
         """,
         // Append migration 19 here; never edit the ones above.
     ]

@@ -89,6 +89,21 @@ final class BigListingPlanTests: StoreTestCase {
         XCTAssertFalse(images.contains("TEMP B-TREE"), images)
     }
 
+    /// The unread cards of a listing ordered by date, in a range of dates or not, come from the
+    /// index of unread cards: without statistics SQLite weighs it and `cards_by_date` alike
+    /// there and takes the one made last (migration 18 makes it again after `cards_by_date`),
+    /// and `cards_by_date` would mean reading the row of every card of the range.
+    func testUnreadListingsWalkTheIndexOfUnreadCards() throws {
+        for order in [CardOrder.newest, .oldest] {
+            for query in [CardQuery(unreadOnly: true, limit: 50), CardQuery(unreadOnly: true, since: t(2), limit: 50)] {
+                let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
+                let text = try plan(listing.sql, listing.values)
+                XCTAssertTrue(text.contains("cards_unread_by_date"), "\(order) \(query):\n\(text)")
+                XCTAssertFalse(text.contains("INDEX cards_by_date"), "\(order) \(query):\n\(text)")
+            }
+        }
+    }
+
     /// Walking the order's index, and sorting the keys alone, list exactly the cards, in the
     /// order, that reading the sources' cards and sorting them lists.
     func testWalkingTheOrdersIndexListsWhatSortingLists() throws {
