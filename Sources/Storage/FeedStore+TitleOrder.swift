@@ -17,8 +17,10 @@ extension FeedStore {
         let waiting = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM card_titles_new LIMIT \(wanted))").queryOne { $0.int(0) } ?? 0
         let folding = logged + waiting >= wanted
         guard logged > 0 || folding else { return }
-        let columns = "untitled, title_key, undated, sort_date, id"
-        let key = "ORDER BY untitled, title_key, undated, sort_date DESC, id DESC"
+        // The three tables' columns are the key's terms, in its order (`titleTerms`).
+        let names = Self.titleTerms.map { $0.table.dropFirst("t.".count) }
+        let columns = names.joined(separator: ", ")
+        let key = "ORDER BY " + zip(names, Self.titleTerms).map { $0 + ($1.descending ? " DESC" : "") }.joined(separator: ", ")
         // The sort in temporary files, not in memory: an update's connection keeps its temporary
         // data in memory (`tuneForBulkWrites`), and the log of a cold update of 5,000 feeds
         // (115,000 keys) sorted there raised its peak memory from 37.8 to 46.7 MB. On files the
