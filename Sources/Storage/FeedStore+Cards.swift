@@ -203,7 +203,8 @@ extension FeedStore {
     /// Always true (`undated` is generated as 0 or 1), written before a condition on `sort_date`
     /// alone so that SQLite reads it as two ranges of `cards_by_date` (its key begins with
     /// `undated`), one for each value, instead of every card: no index begins with the date
-    /// since migration 18.
+    /// since migration 18. Not where a source or tag filter lets the indexes by source range
+    /// over the date instead (`cardFilter`).
     static let eitherDating = "c.undated IN (0, 1)"
 
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.

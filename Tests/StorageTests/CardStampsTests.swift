@@ -162,6 +162,10 @@ final class CardStampsTests: StoreTestCase {
         XCTAssertEqual(after.1, before.1)
         XCTAssertEqual(try store.cards(CardQuery(since: t(0, 5))).map(\.id), since)
         XCTAssertEqual(try store.markRead(.before(t(0, 6))), 2, "n1 (t0) and o1 (t0 + 5 s)")
+        // The index of unread cards made again after `cards_by_date`: unread listings walk it.
+        let unread = FeedStore.listing(try store.resolvingTag(CardQuery(unreadOnly: true, since: t(0, 5), limit: 50)), order: .oldest)
+        let unreadPlan = try store.db.prepare("EXPLAIN QUERY PLAN " + unread.sql).query(unread.values) { $0.string(3) ?? "" }
+        XCTAssertTrue(unreadPlan.contains { $0.contains("cards_unread_by_date") }, "\(unreadPlan)")
     }
 
     func testTheCardsOfADayComeInTheArchivesOrder() throws {
