@@ -107,7 +107,7 @@ extension FeedStore {
         try db.keepLogFile()
     }
 
-    /// Cards held for each KiB of an update's page cache (within its range: `bulkCacheKiB`).
+    /// Cards for each KiB of an update's page cache beyond the lower end of its range.
     static let cardsPerCacheKiB: Int64 = 256
 
     /// The page cache of an update on a database of `cards` cards: a KiB per
