@@ -196,10 +196,10 @@ public struct UpdateRunner {
     public var searchIndexCacheKiB = 1_024
     /// Write-ahead log pages after which the saving thread itself checkpoints (64 MB at most:
     /// the search index thread checkpoints the log without waiting after each of its refreshes,
-    /// so this is the bound should it fall behind), and SQLite's page cache, within this range
-    /// by the cards the database holds: see `FeedStore.tuneForBulkWrites` and `bulkCacheKiB`.
+    /// so this is the bound should it fall behind), and SQLite's page cache: see
+    /// `FeedStore.tuneForBulkWrites`.
     public var checkpointPages = 16_000
-    public var cacheKiB = 1_024...3_072
+    public var cacheKiB = 1_024
     /// How sources with an `isolatedReason` are fetched: each in a child process of its own,
     /// after the others. Nil fetches them with the others (the child itself; tests).
     public var isolation: IsolatedFetch?

@@ -87,10 +87,9 @@ extension FeedStore {
     ///   over) and syncs the file: it measured at ~10% of the writing thread's time. Checkpointed
     ///   less often, each page is copied once; crash safety is the same (commits are in the log
     ///   either way), and the log is checkpointed and emptied when the connection closes.
-    /// - `cacheKiB`: SQLite's page cache (default 2,000 KiB), within this range by the cards the
-    ///   database holds (`bulkCacheKiB`). The update's peak memory is a goal, and with the search
-    ///   index fed from memory (no reading back of the saved cards) a home of fewer than a few
-    ///   hundred thousand cards does well with 1 MiB.
+    /// - `cacheKiB`: SQLite's page cache (default 2,000 KiB). The update's peak memory is a
+    ///   goal, and with the search index fed from memory (no reading back of the saved cards)
+    ///   the update does well with 1 MiB.
     /// - Statement journals in memory (`temp_store = MEMORY`). Inside a batch's transaction each
     ///   card's INSERT keeps one (its trigger and foreign key may abort it after it changed pages),
     ///   and SQLite wrote them to files in /var/tmp: a page number and a page for each of the ~14
@@ -99,32 +98,9 @@ extension FeedStore {
     ///   Only here: elsewhere a big sort may go to a temporary file rather than to memory.
     /// - The log file kept when this connection closes last (`Database.keepLogFile`), for the
     ///   next update to write over (see `leaveLogForNextRun`).
-    public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: ClosedRange<Int>) throws {
-        // max(id) bounds the number of cards from above at no cost (ids only grow).
-        let cards = try db.prepare("SELECT max(id) FROM cards").queryOne { $0.int64(0) } ?? 0
-        let cache = Self.bulkCacheKiB(cards: cards, within: cacheKiB)
-        try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(cache); PRAGMA temp_store = MEMORY")
+    public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
+        try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB)); PRAGMA temp_store = MEMORY")
         try db.keepLogFile()
-    }
-
-    /// Cards for each KiB of an update's page cache beyond the lower end of its range.
-    static let cardsPerCacheKiB: Int64 = 256
-
-    /// The page cache of an update on a database of `cards` cards: a KiB per
-    /// `cardsPerCacheKiB` cards, within `range` (and at least 64 KiB). What an update keeps
-    /// rewriting is the newest part of the two indexes ordered by date (`cards_by_date`,
-    /// `cards_unread_by_date`): a poll's new cards land among the last days' cards there, whose
-    /// leaves grow with the subscription list, and every batch's commit changes hundreds of them.
-    /// At 1 MiB a batch's new rows pushed those leaves out of the cache and each was read again
-    /// for the next batch. Measured (bench/scale.sh, 200 new feeds, medians of 5 reps, three
-    /// runs each way): on a million cards 0.72-0.84 s at 1 MiB, 0.65-0.72 s at 3 MiB (peak RSS
-    /// 36-37 -> 38-40 MB); 4 and 6 MiB measured no better in interleaved runs. A young home
-    /// (tens of thousands of cards) keeps 1 MiB: at 3 MiB a cold update of 1,000 or 5,000 feeds
-    /// into an empty home was 3.3-3.6 MB bigger (above the 40 MB of issue 21 at 5,000) for 0-7 %
-    /// of time.
-    static func bulkCacheKiB(cards: Int64, within range: ClosedRange<Int>) -> Int {
-        let grown = Int(clamping: max(0, cards) / cardsPerCacheKiB)
-        return max(64, min(range.upperBound, max(range.lowerBound, grown)))
     }
 
     /// Runs `body` in one transaction, committed at its end: the methods of this store called in

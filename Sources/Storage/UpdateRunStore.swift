@@ -18,9 +18,8 @@ public protocol UpdateSelecting: UpdateStore {
 /// already, and a worker's session is its own; `body` runs as it is.
 public protocol UpdateBatching: AnyObject {
     func inOneTransaction<T>(_ body: () throws -> T) throws -> T
-    /// SQLite's log and cache sizes for a bulk run (the cache within `cacheKiB` by the size of the
-    /// database); nothing on PostgreSQL (the server's own).
-    func tuneForBulkWrites(checkpointPages: Int, cacheKiB: ClosedRange<Int>) throws
+    /// SQLite's log and cache sizes for a bulk run; nothing on PostgreSQL (the server's own).
+    func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws
     /// What a run's saves left to its end. SQLite: the new cards' keys of the `title` order
     /// folded into its big table once there are enough of them (`FeedStore.titleFoldKeys`), and
     /// the log copied into the database file. PostgreSQL: nothing (its title order is an index

@@ -10,7 +10,7 @@ final class BulkWriteSettingsTests: StoreTestCase {
     func testBulkWritesKeepStatementJournalsInMemoryOnTheUpdatesConnectionOnly() throws {
         let before = try store.db.prepare("PRAGMA temp_store").queryOne { $0.int(0) }
         XCTAssertNotEqual(before, 2, "a plain connection keeps SQLite's default (big sorts may go to a file)")
-        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 1_024...1_024)
+        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 1_024)
         XCTAssertEqual(try store.db.prepare("PRAGMA temp_store").queryOne { $0.int(0) }, 2, "MEMORY")
         let other = try FeedStore(path: databasePath)
         XCTAssertNotEqual(try other.db.prepare("PRAGMA temp_store").queryOne { $0.int(0) }, 2)
@@ -20,7 +20,7 @@ final class BulkWriteSettingsTests: StoreTestCase {
     /// is undone on its own: the cards saved before it in the same transaction stay, and the
     /// per-source counters kept by triggers agree with the rows.
     func testAStatementFailingHalfwayInABatchIsUndoneAloneWithJournalsInMemory() throws {
-        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 64...64)
+        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 64)
         let a = try addSource("https://a.example/feed"), b = try addSource("https://b.example/feed")
         let many = (0..<300).map { article("a\($0)", title: String(repeating: "t\($0) ", count: 40)) }
         try store.inOneTransaction {
@@ -42,26 +42,6 @@ final class BulkWriteSettingsTests: StoreTestCase {
         XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 
-    /// The update's page cache grows with the cards the database holds (a KiB per 256, by the
-    /// highest id), within the range it is given: a young home keeps the lower end.
-    func testTheUpdatesPageCacheGrowsWithTheCardsHeld() throws {
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: 0, within: 1_024...3_072), 1_024)
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: 100_000, within: 1_024...3_072), 1_024)
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: 512_000, within: 1_024...3_072), 2_000)
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: 1_000_000, within: 1_024...3_072), 3_072)
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: .max, within: 1_024...3_072), 3_072)
-        XCTAssertEqual(FeedStore.bulkCacheKiB(cards: -5, within: 0...0), 64, "never SQLite's 0 or a negative size")
-        func cacheKiB() throws -> Int { -(try store.db.prepare("PRAGMA cache_size").queryOne { $0.int(0) } ?? 0) }
-        let source = try addSource()
-        try save([article("a1"), article("a2")], to: source, at: t(1))
-        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 1_024...3_072)
-        XCTAssertEqual(try cacheKiB(), 1_024)
-        // A home whose ids reached 640,000 (ids only grow: the highest bounds the cards held).
-        try store.db.execute("UPDATE cards SET id = 640000 WHERE id = (SELECT max(id) FROM cards)")
-        try store.tuneForBulkWrites(checkpointPages: 1_000, cacheKiB: 1_024...3_072)
-        XCTAssertEqual(try cacheKiB(), 2_500)
-    }
-
     func testTheIndexThreadsCacheIsSetOnItsOwnConnection() throws {
         try save([article("a1")], to: try addSource(), at: t(1))
         let indexer = try SearchIndexer(storePath: databasePath)
@@ -76,7 +56,7 @@ final class BulkWriteSettingsTests: StoreTestCase {
     /// the log's copy into the database file runs beside it rather than at the close, after it.
     /// The file alone (copied without its log) holds the saved cards then, and not before.
     func testFinishingBulkWritesCopiesTheLogIntoTheDatabaseFile() throws {
-        try store.tuneForBulkWrites(checkpointPages: 16_000, cacheKiB: 1_024...1_024)
+        try store.tuneForBulkWrites(checkpointPages: 16_000, cacheKiB: 1_024)
         let source = try addSource()
         try store.inOneTransaction {
             try store.saveFetch(sourceID: source, feed: FeedInfo(title: "A"), cards: (0..<50).map { article("a\($0)") },

@@ -14,7 +14,7 @@ final class KeptLogTests: StoreTestCase {
 
     /// An update's writes: many cards in batches under the bulk settings, then its end.
     private func update(_ source: SourceID, first: Int, count: Int, at now: Timestamp) throws {
-        try store.tuneForBulkWrites(checkpointPages: 16_000, cacheKiB: 1024...1024)
+        try store.tuneForBulkWrites(checkpointPages: 16_000, cacheKiB: 1024)
         let cards = (first..<first + count).map {
             article("g\($0)", published: t(1, $0), description: String(repeating: "words of card \($0) ", count: 40))
         }

@@ -22,7 +22,7 @@ extension PostgresStore: UpdateSelecting, UpdateBatching, CardLimiting, PagePrev
     }
 
     /// The server's own settings hold; nothing to tune per session.
-    public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: ClosedRange<Int>) throws {}
+    public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {}
 
     /// Nothing left to a run's end: the title order is an index of the cards here.
     public func finishBulkWrites() throws {}
