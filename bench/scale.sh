@@ -189,14 +189,21 @@ for round in $(seq "$YOUNG"); do
 	bounded "$BIN" --home "$Y" update >/dev/null 2>&1 || { echo "  ! building the young database failed"; exit 1; }
 done
 echo "   young database: $(sql "$Y/feeds.db" 'SELECT count(*) FROM cards') cards"
+# The cards already in the new feeds' window of dates: where their index entries land (the
+# cost an update grows with is this window's density more than the database's size).
+window() { sql "$1" "SELECT count(*) FROM cards WHERE undated = 0 AND sort_date > $NEWEST - 84 * 3600"; }
+echo "   cards in the new feeds' 84 hours before the update: young $(window "$Y/feeds.db"), big $(window "$M/feeds.db")"
+# Each timed update starts with the writes of the one before on disk (`sync`): the big
+# database's run leaves megabytes to write back, which the next rep's run on the empty one
+# would otherwise share the disk and a core with.
 for rep in $(seq "$UREPS"); do
 	E=$BENCH_WORK/empty.$rep; rm -rf "$E"; mkdir -p "$E"
 	for i in $(seq 0 $((NEW - 1))); do echo "$BASE/r${rep}f$i.rss"; done >"$E/sources"
-	measure "$UPD" feeds "empty" "$rep" /dev/null /dev/null "$BIN" --home "$E" update
+	sync; measure "$UPD" feeds "empty" "$rep" /dev/null /dev/null "$BIN" --home "$E" update
 	cat "$E/sources" >>"$Y/sources"
-	measure "$UPD" feeds "young" "$rep" /dev/null /dev/null "$BIN" --home "$Y" update
+	sync; measure "$UPD" feeds "young" "$rep" /dev/null /dev/null "$BIN" --home "$Y" update
 	cat "$E/sources" >>"$M/sources"
-	measure "$UPD" feeds "big" "$rep" /dev/null /dev/null "$BIN" --home "$M" update
+	sync; measure "$UPD" feeds "big" "$rep" /dev/null /dev/null "$BIN" --home "$M" update
 	rm -rf "$E"
 done
 kill $SRV 2>/dev/null; wait $SRV 2>/dev/null
