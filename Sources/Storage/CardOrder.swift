@@ -67,8 +67,9 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// The ORDER BY clause for a listing of `cards c JOIN sources s`. Each matches an index of
-    /// migration 2 term for term (`oldest`: `cards_by_date` read backwards, one `undated` value
-    /// at a time, see `FeedStore.oldestListing`); change one, change the other (SortOrderTests
+    /// migration 2 term for term (since migration 19 two indexes, `cards_read_by_date` and
+    /// `cards_unread_by_date`, merged; `oldest` reads them backwards, one `undated` value at a
+    /// time, see `FeedStore.dateArms`); change one, change the other (SortOrderTests
     /// and BigListingPlanTests check the plans).
     var orderBy: String {
         keyTerms.map { $0.descending ? $0.expression + " DESC" : $0.expression }.joined(separator: ", ")
@@ -90,7 +91,7 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
 
     /// The terms of `keyTerms` whose value is 0 or 1, never NULL (a condition's truth), that a
     /// window's ranges compare by equality (`FeedStore.keyRanges`): `undated`, the first column
-    /// of `cards_by_date`, which `oldest` reads backwards one value at a time. (Not `title_key
+    /// of the indexes of the cards by date, which `oldest` reads backwards one value at a time. (Not `title_key
     /// IS NULL`: an equality on that expression made SQLite sort the range.)
     static let twoValued: Set<String> = ["c.undated"]
 

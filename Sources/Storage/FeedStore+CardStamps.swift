@@ -3,8 +3,9 @@ import FeedModel
 /// A cheap fingerprint of a set of cards (a day's, a source's): it changes when a card is
 /// added, removed (retention, a source deleted), moved to another day, or its content changed
 /// (`changed_at` moves forward, a second at least, on every content change: CardWriter). Read
-/// from an index alone (`cards_stamps`, migration 12; `cards_by_date`, which carries the same
-/// columns since migration 18), never from the card rows: a million cards' stamps in a few
+/// from indexes alone (`cards_stamps`, migration 12; `cards_by_date`, which carried the same
+/// columns since migration 18; its two parts by read state since migration 19), never from
+/// the card rows: a million cards' stamps in a few
 /// hundred ms. Read state is not in it (no archive, source or tag page shows it).
 public struct CardStamp: Sendable, Hashable {
     public var count: Int
@@ -37,22 +38,38 @@ extension CardStamp {
 }
 
 extension FeedStore {
-    // The sums wrap (`& 0xFFFFFFFF` per card keeps each sum far from Int64's end: 2^32 per card
-    // times 2^31 cards), so a hostile stored date cannot make SQLite's sum() overflow.
+    // Of the entries `entriesOfBothParts` reads. The sums wrap (`& 0xFFFFFFFF` per card keeps
+    // each sum far from Int64's end: 2^32 per card times 2^31 cards), so a hostile stored date
+    // cannot make SQLite's sum() overflow.
     private static let stampColumns = """
-        count(*), sum(c.id & 4294967295), max(c.changed_at), sum(c.changed_at & 4294967295), sum(c.sort_date & 4294967295)
+        count(*), sum(id & 4294967295), max(changed_at), sum(changed_at & 4294967295), sum(sort_date & 4294967295)
         """
 
-    static func stampsByDaySQL(_ whereClause: String) -> String {
+    /// `columns` of the entries of both parts of the cards by date (`DatePart`; the unread
+    /// part alone when `whereClause` keeps unread cards only), one walk of an index each:
+    /// the stamps are sums, taken in any order.
+    static func entriesOfBothParts(_ columns: String, _ whereClause: String = "", unreadOnly: Bool = false) -> String {
+        DatePart.parts(unreadOnly: unreadOnly).map { part in
+            "SELECT \(columns) FROM cards c INDEXED BY \(part.index) "
+                + (whereClause.isEmpty ? "WHERE " : whereClause + " AND ") + part.condition
+        }.joined(separator: "\nUNION ALL\n")
+    }
+
+    private static let entryColumns = "c.id AS id, c.changed_at AS changed_at, c.sort_date AS sort_date"
+
+    static func stampsByDaySQL(_ whereClause: String, unreadOnly: Bool = false) -> String {
         """
-        SELECT \(dayOfSortDate) AS day, \(stampColumns) FROM cards c INDEXED BY cards_by_date
-        \(whereClause) GROUP BY day ORDER BY day DESC
+        SELECT day, \(stampColumns) FROM (\(entriesOfBothParts("\(dayOfSortDate) AS day, \(entryColumns)", whereClause, unreadOnly: unreadOnly)))
+        GROUP BY day ORDER BY day DESC
         """
     }
 
-    static let stampsBySourceSQL = "SELECT c.source_id, \(stampColumns) FROM cards c INDEXED BY cards_by_date GROUP BY c.source_id"
-    /// The entries `cardStampsBySource` sums, read from the index alone.
-    static let stampEntriesSQL = "SELECT c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date"
+    /// The sums of `stampColumns` by source, as SQLite groups them (`cardStampsBySource`'s check).
+    static let stampsBySourceSQL = """
+        SELECT source_id, \(stampColumns) FROM (\(entriesOfBothParts("c.source_id AS source_id, \(entryColumns)"))) GROUP BY source_id
+        """
+    /// The entries `cardStampsBySource` sums, read from the indexes alone.
+    static let stampEntriesSQL = entriesOfBothParts("c.source_id, c.id, c.changed_at, c.sort_date")
 
     private static func stamp(_ row: Row, from column: Int32) -> CardStamp {
         CardStamp(count: row.int(column), idSum: row.int64(column + 1), changedMax: row.int64(column + 2),
@@ -69,18 +86,18 @@ extension FeedStore {
         let filter = Self.cardFilter(try resolvingTag(query))
         var days = StampSums()
         var integral = true
-        try db.prepare(Self.dayEntriesSQL(filter.whereClause)).each(filter.values) { row in
+        try db.prepare(Self.dayEntriesSQL(filter.whereClause, unreadOnly: query.unreadOnly)).each(filter.values) { row in
             guard integral, row.isInteger(0) else {
                 integral = false
                 return
             }
             days.add(row.int64(0), id: row.int64(1), changed: row.int64(2), sortDate: row.int64(3))
         }
-        return integral ? days.byDay : try groupedByDay(filter)
+        return integral ? days.byDay : try groupedByDay(filter, unreadOnly: query.unreadOnly)
     }
 
-    private func groupedByDay(_ filter: CardFilter) throws -> [(day: Timestamp, stamp: CardStamp)] {
-        try db.prepare(Self.stampsByDaySQL(filter.whereClause)).query(filter.values) { row in
+    private func groupedByDay(_ filter: CardFilter, unreadOnly: Bool = false) throws -> [(day: Timestamp, stamp: CardStamp)] {
+        try db.prepare(Self.stampsByDaySQL(filter.whereClause, unreadOnly: unreadOnly)).query(filter.values) { row in
             (Timestamp(secondsSince1970: row.int64(0).saturatingMultiply(86_400)), Self.stamp(row, from: 1))
         }
     }
@@ -101,11 +118,11 @@ extension FeedStore {
         return (integral ? days.byDay : try groupedByDay(CardFilter()), sources.bySource)
     }
 
-    static let bothEntriesSQL = "SELECT \(dayOfSortDate), c.source_id, c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date"
+    static let bothEntriesSQL = entriesOfBothParts("\(dayOfSortDate), c.source_id, c.id, c.changed_at, c.sort_date")
 
-    /// The entries `cardStampsByDay` sums, each with its day, read from the index alone.
-    static func dayEntriesSQL(_ whereClause: String) -> String {
-        "SELECT \(dayOfSortDate), c.id, c.changed_at, c.sort_date FROM cards c INDEXED BY cards_by_date \(whereClause)"
+    /// The entries `cardStampsByDay` sums, each with its day, read from the indexes alone.
+    static func dayEntriesSQL(_ whereClause: String, unreadOnly: Bool = false) -> String {
+        entriesOfBothParts("\(dayOfSortDate), c.id, c.changed_at, c.sort_date", whereClause, unreadOnly: unreadOnly)
     }
 
     /// Each source's stamp (of all its cards); a source without cards is missing.

@@ -170,7 +170,7 @@ extension FeedStore {
     static func filteredIDs(_ query: CardQuery, atMost: Int) -> (sql: String, values: [SQLValue]) {
         let filter = cardFilter(query)
         // An index of cards alone answers every filter (a tag is a list of source ids by now).
-        return ("SELECT c.id FROM cards c \(filter.whereClause) LIMIT \(max(0, atMost))", filter.values)
+        return ("\(selectingCards("c.id AS id", query, filter)) LIMIT \(max(0, atMost))", filter.values)
     }
 
     /// The ids `query`'s filters let through (its limit aside), all of them, or at most
@@ -186,7 +186,9 @@ extension FeedStore {
             (sql, values) = ("SELECT \(CardIDFilter.collectName)(id) FROM (\(selection.sql))", selection.values)
         } else {
             let conditions = Self.cardFilter(query)
-            (sql, values) = ("SELECT \(CardIDFilter.collectName)(c.id) FROM cards c \(conditions.whereClause)", conditions.values)
+            (sql, values) = Self.rangesBothDateParts(query)
+                ? ("SELECT \(CardIDFilter.collectName)(id) FROM (\(Self.selectingCards("c.id AS id", query, conditions)))", conditions.values)
+                : ("SELECT \(CardIDFilter.collectName)(c.id) FROM cards c \(conditions.whereClause)", conditions.values)
         }
         let statement = try db.prepare(sql)
         return try filter.collect { _ = try statement.queryOne(values) { $0.int64(0) } }
@@ -201,11 +203,41 @@ extension FeedStore {
     }
 
     /// Always true (`undated` is generated as 0 or 1), written before a condition on `sort_date`
-    /// alone so that SQLite reads it as two ranges of `cards_by_date` (its key begins with
-    /// `undated`), one for each value, instead of every card: no index begins with the date
-    /// since migration 18. Not where a source or tag filter lets the indexes by source range
-    /// over the date instead (`cardFilter`).
+    /// alone so that SQLite reads it as two ranges of each index of the cards by date
+    /// (`DatePart`: their key begins with `undated`), one for each value, instead of every
+    /// card: no index begins with the date since migration 18. Not where a source or tag filter
+    /// lets the indexes by source range over the date instead (`cardFilter`).
     static let eitherDating = "c.undated IN (0, 1)"
+
+    /// Whether `query`'s filters take a range of dates (`--since`) of every source's cards,
+    /// read or not: no one index holds them by date since migration 19 (`DatePart`), so such a
+    /// selection is a range of each part (`selectingCards`), where as one SELECT SQLite would
+    /// read every card.
+    static func rangesBothDateParts(_ query: CardQuery) -> Bool {
+        query.since != nil && query.sourceID == nil && query.tag == nil && !query.unreadOnly
+    }
+
+    /// `SELECT columns FROM cards c` with `filter` (of `query`), unordered: over both parts of
+    /// the cards by date when `rangesBothDateParts` (a compound SELECT; name the columns).
+    static func selectingCards(_ columns: String, _ query: CardQuery, _ filter: CardFilter) -> String {
+        guard rangesBothDateParts(query) else { return "SELECT \(columns) FROM cards c \(filter.whereClause)" }
+        return DatePart.parts(unreadOnly: false).map { "SELECT \(columns) FROM cards c \(filter.whereClause) AND \($0.condition)" }
+            .joined(separator: "\nUNION ALL\n")
+    }
+
+    /// How many cards `query`'s filters (its limit aside) let through: counted on the cards alone
+    /// (every card has its source: a foreign key).
+    func countCards(_ query: CardQuery) throws -> Int {
+        let counting = Self.countingCards(query)
+        return try db.prepare(counting.sql).queryOne(counting.values) { $0.int(0) } ?? 0
+    }
+
+    /// `countCards`' SELECT; internal so that a test can EXPLAIN it.
+    static func countingCards(_ query: CardQuery) -> (sql: String, values: [SQLValue]) {
+        let filter = cardFilter(query)
+        return (rangesBothDateParts(query) ? "SELECT count(*) FROM (\(selectingCards("1", query, filter)))"
+                : "SELECT count(*) FROM cards c \(filter.whereClause)", filter.values)
+    }
 
     /// The conditions of `query`'s filters, on `cards c` joined with `sources s`.
     /// `unindexedSources`: the source conditions written so that SQLite does not read the cards
@@ -220,13 +252,16 @@ extension FeedStore {
         if let sourceID = query.sourceID { filter.add("\(column) = ?", SQLValue(sourceID)) }
         if query.tag != nil {
             // Ids are integers from the store: written into the statement, never text from outside.
+            // A tag of no source: `IN (NULL)`, true of no card as `IN ()` is, but where SQLite
+            // plans `IN ()` as false it can no longer tell that a partial index answers the
+            // rest (`INDEXED BY` one of `DatePart`'s: "no query solution").
             let ids = (query.taggedSources ?? []).map { String($0.rawValue) }.joined(separator: ",")
-            filter.add("\(unindexedSources && order == .source ? "+s.id" : column) IN (\(ids))")
+            filter.add("\(unindexedSources && order == .source ? "+s.id" : column) IN (\(ids.isEmpty ? "NULL" : ids))")
         }
         if query.unreadOnly { filter.add("c.is_read = 0") }
         if let since = query.since {
             // Some sources' cards: their indexes by source range over the date (a range of
-            // `cards_by_date` would read every source's cards of the range, `source_id` being
+            // the cards by date would read every source's cards of the range, `source_id` being
             // in its entries).
             let someSources = query.sourceID != nil || query.tag != nil
             filter.add(someSources ? "c.sort_date >= ?" : "\(Self.eitherDating) AND c.sort_date >= ?", SQLValue(since))
@@ -342,11 +377,14 @@ extension FeedStore {
             }
         }
         var whereClause = filter.whereClause
+        let arms = Self.dateArms(query, order: order, walksDates: Self.walksDates(
+            query, order: order, search: search, walk: walk, selecting: selecting, walkingOrderIndex: walkingOrderIndex))
         if sortingKeys, search == nil, !limitClause.isEmpty, order != .source, !whereClause.isEmpty {
             // The conditions and the order's terms are on the cards alone (`order` is not source).
             whereClause = "WHERE c.id IN (SELECT c.id FROM cards c \(whereClause) ORDER BY \(orderBy)\(limitClause))"
-        } else if order == .oldest {
-            return (oldestListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause), values)
+        } else if arms.count > 1 {
+            return (mergedListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause,
+                                  order: order, arms: arms), values)
         } else if titleWalk {
             return (titleListing(columns: columns, from: from, whereClause: whereClause, limitClause: limitClause), values)
         }
@@ -359,20 +397,42 @@ extension FeedStore {
         return (sql, values)
     }
 
-    /// The `oldest` listing as two walks of `cards_by_date` read backwards, the dated cards'
-    /// (`undated = 0`) then the undated ones', merged by SQLite (a compound SELECT ordered by
-    /// its key: MERGE (UNION ALL), no sort): one backwards walk of that index would list the
-    /// undated cards first, and migration 13 dropped `cards_oldest`, its reverse, so that a new
-    /// card enters one index ordered by date fewer. The key's columns come after `columns`
-    /// (the readers of a listing read its first columns only); the conditions' parameters are
-    /// numbered, so both walks use the same values.
-    static func oldestListing(columns: String, from: String, whereClause: String, limitClause: String) -> String {
-        let key = CardOrder.oldest.keyTerms.enumerated().map { "\($0.element.expression) AS oldest_k\($0.offset)" }
-        let walks = [0, 1].map { undated in
-            "SELECT \(columns), \(key.joined(separator: ", ")) FROM \(from) "
-                + "\(whereClause.isEmpty ? "WHERE" : whereClause + " AND") c.undated = \(undated)"
+    /// Whether a listing in a date order (`newest`, `oldest`, `relevance` without a search)
+    /// walks the cards by date: all cards, or some sources' cards walked on the order's index
+    /// (`walkingOrderIndex`), or search matches probed or selected on it. Not one source's
+    /// cards (its own index), a tag's few (read by source, sorted), nor matches looked up by id
+    /// and sorted.
+    static func walksDates(_ query: CardQuery, order: CardOrder, search: String?, walk: Bool, selecting: Bool,
+                           walkingOrderIndex: Bool) -> Bool {
+        guard order == .newest || order == .oldest || (order == .relevance && search == nil) else { return false }
+        let someSources = query.sourceID != nil || query.tag != nil
+        if search == nil { return !someSources || walkingOrderIndex }
+        return selecting ? walkingOrderIndex : walk && !someSources
+    }
+
+    /// The conditions of the walks a listing in `order` merges (one: no merge): for `oldest`
+    /// one per `undated` value, `cards_read_by_date` and `cards_unread_by_date` being read
+    /// backwards (their key is the `newest` order: a backwards walk of one would list the
+    /// undated cards first); and, `walksDates` over cards of both read states, one per part of
+    /// the cards by date (`DatePart`), each walk of an index in the order.
+    static func dateArms(_ query: CardQuery, order: CardOrder, walksDates: Bool) -> [String] {
+        let undated: [String?] = order == .oldest ? ["c.undated = 0", "c.undated = 1"] : [nil]
+        let parts: [String?] = walksDates ? DatePart.parts(unreadOnly: query.unreadOnly).map(\.condition) : [nil]
+        return undated.flatMap { u in parts.map { p in [u, p].compactMap { $0 }.joined(separator: " AND ") } }
+    }
+
+    /// A listing as walks merged by SQLite (a compound SELECT ordered by the order's key:
+    /// MERGE (UNION ALL), no sort), each walk the conditions and one of `arms`. The key's
+    /// columns come after `columns` (the readers of a listing read its first columns only);
+    /// the conditions' parameters are numbered, so every walk uses the same values.
+    static func mergedListing(columns: String, from: String, whereClause: String, limitClause: String,
+                              order: CardOrder, arms: [String]) -> String {
+        let terms = order.keyTerms.enumerated()
+        let key = terms.map { "\($0.element.expression) AS order_k\($0.offset)" }.joined(separator: ", ")
+        let walks = arms.map { arm in
+            "SELECT \(columns), \(key) FROM \(from) \(whereClause.isEmpty ? "WHERE" : whereClause + " AND") \(arm)"
         }
-        let orderBy = key.indices.map { "oldest_k\($0)" }.joined(separator: ", ")
+        let orderBy = terms.map { "order_k\($0.offset)" + ($0.element.descending ? " DESC" : "") }.joined(separator: ", ")
         return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy)\(limitClause)"
     }
 
@@ -404,20 +464,23 @@ extension FeedStore {
         filter.add("c.sort_date >= ?", .integer(start))
         filter.add("c.sort_date < ?", .integer(start.addingReportingOverflow(86_400).overflow ? Int64.max : start + 86_400))
         let enclosures = try EnclosureReader(db)
-        // Dated cards, then undated ones (`CardOrder.newestOrderBy`): each a walk of
-        // `cards_by_date` (undated, sort_date DESC, id DESC) over the day's range.
+        // Dated cards, then undated ones (`CardOrder.newestOrderBy`): each the parts of the
+        // cards by date (`DatePart`) over the day's range, merged on the key.
+        let parts = DatePart.parts(unreadOnly: query.unreadOnly)
         for undated in [Int64(0), 1] {
             var part = filter
             part.add("c.undated = ?", .integer(undated))
-            let statement = try db.prepare("""
+            let walks = parts.map { date in
+                """
                 SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
                        c.updated, c.author, c.kind, c.enclosures, c.source_id,
                        coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
-                       c.last_seen_at, c.sort_date
-                FROM cards c INDEXED BY cards_by_date JOIN sources s ON s.id = c.source_id
-                \(part.whereClause)
-                ORDER BY c.undated, c.sort_date DESC, c.id DESC
-                """)
+                       c.last_seen_at, c.sort_date, c.sort_date AS day_k0, c.id AS day_k1
+                FROM cards c INDEXED BY \(date.index) JOIN sources s ON s.id = c.source_id
+                \(part.whereClause) AND \(date.condition)
+                """
+            }
+            let statement = try db.prepare(walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY day_k0 DESC, day_k1 DESC")
             try statement.each(part.values) { row in try body(try cardFromRow(row, enclosures)) }
         }
     }
@@ -433,9 +496,7 @@ extension FeedStore {
 
     /// Cards matching `query` (its limit ignored), counted.
     public func cardCount(_ query: CardQuery) throws -> Int {
-        let filter = Self.cardFilter(try resolvingTag(query))
-        return try db.prepare("SELECT count(*) FROM cards c JOIN sources s ON s.id = c.source_id \(filter.whereClause)")
-            .queryOne(filter.values) { $0.int(0) } ?? 0
+        try countCards(try resolvingTag(query))
     }
 
     /// The UTC day number of a card's sort date (floor division: also right before 1970).

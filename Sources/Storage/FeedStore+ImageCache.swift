@@ -77,10 +77,11 @@ extension FeedStore: ImageRecordStore {
     /// Image URLs of cards that the cache has no row for (never asked for), newest card first,
     /// with the source of the first card naming each: what a site regenerated from cron fills
     /// in, `limit` at a time (the archive's older cards get their pictures over a few runs).
-    /// Reads at most `limit` cards' images; two walks of `cards_by_date` (the dated cards, the
-    /// undated ones: each in sort_date DESC, id DESC order), merged by SQLite without a sort,
-    /// give the cards in order (migration 13 dropped `cards_newest`, which did in one walk), and
-    /// the primary key of `cached_images` answers each lookup.
+    /// Reads at most `limit` cards' images; four walks of the cards by date (the dated cards,
+    /// the undated ones, each of both parts by read state, `DatePart`: each in sort_date DESC,
+    /// id DESC order), merged by SQLite without a sort, give the cards in order (migration 13
+    /// dropped `cards_newest`, which did in one walk), and the primary key of `cached_images`
+    /// answers each lookup.
     public func imagesNeverFetched(limit: Int) throws -> [(url: String, sourceID: SourceID)] {
         guard limit > 0 else { return [] }
         let rows = try db.prepare(Self.imagesNeverFetchedSQL)
@@ -91,12 +92,14 @@ extension FeedStore: ImageRecordStore {
 
     /// `imagesNeverFetched`'s SELECT (`?1`: the limit); internal so that a test can EXPLAIN it.
     static let imagesNeverFetchedSQL: String = {
-        let walks = [0, 1].map { undated in
-            """
-            SELECT c.image, c.source_id, c.sort_date AS k0, c.id AS k1 FROM cards c
-            WHERE c.undated = \(undated) AND c.image IS NOT NULL AND c.image <> ''
-              AND NOT EXISTS (SELECT 1 FROM cached_images i WHERE i.url = c.image)
-            """
+        let walks = [0, 1].flatMap { undated in
+            DatePart.parts(unreadOnly: false).map { part in
+                """
+                SELECT c.image, c.source_id, c.sort_date AS k0, c.id AS k1 FROM cards c
+                WHERE c.undated = \(undated) AND \(part.condition) AND c.image IS NOT NULL AND c.image <> ''
+                  AND NOT EXISTS (SELECT 1 FROM cached_images i WHERE i.url = c.image)
+                """
+            }
         }
         return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY k0 DESC, k1 DESC LIMIT ?1"
     }()

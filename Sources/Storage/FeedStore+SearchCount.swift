@@ -9,6 +9,6 @@ extension FeedStore {
         unlimited.limit = nil
         return try searchRows(text, query: unlimited, order: .newest, window: Self.relevanceWindow, columns: "count(*)") { sql, values in
             try self.db.prepare(sql).query(values) { $0.int(0) }
-        }.first ?? 0
+        }.reduce(0, +)  // a count per walk where the listing merges walks (`FeedStore.dateArms`)
     }
 }

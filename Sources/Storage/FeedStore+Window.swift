@@ -6,9 +6,7 @@ import FeedModel
 extension FeedStore {
     /// How many cards `cards(query, order:)` lists (its limit aside).
     public func listingCount(_ query: CardQuery) throws -> Int {
-        let filter = Self.cardFilter(try resolvingTag(query))
-        // The cards alone: every card has its source (a foreign key), so no join is needed.
-        return try db.prepare("SELECT count(*) FROM cards c \(filter.whereClause)").queryOne(filter.values) { $0.int(0) } ?? 0
+        try countCards(try resolvingTag(query))
     }
 
     /// The `limit` cards of `cards(query, order:)` from its `offset`-th on (`query`'s limit aside).
@@ -42,7 +40,7 @@ extension FeedStore {
         // One count per term of the key, each a range of the order's index; one count of the
         // terms OR-ed made SQLite collect the rowids of every card before (20 ms for 55,000).
         let conditions = Self.cardFilter(query)
-        let walks = KeyWalks(order)
+        let walks = KeyWalks(order, query)
         func count(before: Bool) -> String {
             walks.ranges(before: before).map(\.condition).flatMap { range in
                 walks.walks(joiningCards: !conditions.whereClause.isEmpty).map { walk in
@@ -66,7 +64,7 @@ extension FeedStore {
     public func listingAround(_ id: CardID, _ query: CardQuery, order: CardOrder, before: Int, after: Int) throws -> [StoredCard] {
         let query = try resolvingTag(query)
         let filter = Self.cardFilter(query)
-        let walks = KeyWalks(order)
+        let walks = KeyWalks(order, query)
         func ids(_ forward: Bool, _ wanted: Int) throws -> [CardID] {
             var found: [CardID] = []
             // Nearest range first (see `unreadPosition`), each walked in order until enough.
@@ -91,7 +89,9 @@ extension FeedStore {
         // The ranges of the key nearest the card first (same terms but the last, then same
         // terms but the last two…): the first card found in them is the nearest; each is
         // walked in the listing's order on the order's index.
-        let walks = KeyWalks(order)
+        var unread = query
+        unread.unreadOnly = true
+        let walks = KeyWalks(order, unread)
         for range in walks.ranges(before: !forward).reversed() {
             let sql = walks.rangeWalk(id, filter.whereClause, range, forward: forward, limit: 1)
             if let found = try db.prepare(sql).queryOne(filter.values, { CardID(rawValue: $0.int64(0)) }) {
@@ -128,15 +128,20 @@ extension FeedStore {
 
 /// The walks of an order's key that a window reads (`listingPlace`, `listingAround`,
 /// `unreadPosition`): the order's index of the cards, or for `title` each of its two tables
-/// (migration 16: `FeedStore.titleTables`), whose rows are merged by their key.
+/// (migration 16: `FeedStore.titleTables`), or in a date order over all cards each part of the
+/// cards by date (migration 19: `DatePart`), whose rows are merged by their key.
 private struct KeyWalks {
     /// The key's terms as the walks compare them, term by term.
     let terms: [(expression: String, descending: Bool)]
     /// The expressions on `c` (and `s`) of the same values: the key of the card a window is around.
     let cardTerms: [String]
     let order: CardOrder
+    /// The parts of the cards by date walked apart (a date order over every source, both read
+    /// states), else nil: one walk, of whatever index SQLite takes.
+    let dateParts: [DatePart]?
 
-    /// One walk: its tables, and the condition joining the title table `t` to the cards `c`.
+    /// One walk: its tables, and the condition joining the title table `t` to the cards `c`
+    /// (or choosing a part of the cards by date).
     struct Walk {
         let from: String
         let joined: String?
@@ -147,8 +152,11 @@ private struct KeyWalks {
         }
     }
 
-    init(_ order: CardOrder) {
+    init(_ order: CardOrder, _ query: CardQuery) {
         self.order = order
+        let allSources = query.sourceID == nil && query.tag == nil
+        dateParts = allSources && !query.unreadOnly && [.newest, .oldest, .relevance].contains(order)
+            ? DatePart.parts(unreadOnly: false) : nil
         if order == .title {
             terms = FeedStore.titleTerms.map { ($0.table, $0.descending) }
             cardTerms = FeedStore.titleTerms.map(\.card)
@@ -161,6 +169,7 @@ private struct KeyWalks {
     /// The walks, with the cards `c` when the conditions test them (a title table alone holds
     /// the key and the id: counting or listing ids without conditions reads no card row).
     func walks(joiningCards: Bool) -> [Walk] {
+        if let dateParts { return dateParts.map { Walk(from: "cards c", joined: $0.condition) } }
         guard order == .title else {
             return [Walk(from: order == .source ? "cards c JOIN sources s ON s.id = c.source_id" : "cards c", joined: nil)]
         }
@@ -184,7 +193,7 @@ private struct KeyWalks {
     /// Together: the key smaller (larger), term by term.
     /// A term of `CardOrder.twoValued` (0 or 1) is compared by equality: `c.undated > k.k0` is
     /// `c.undated = 1 AND k.k0 = 0`, so that the range is one value of the index's first column
-    /// and the rest of the key can come from a backwards walk (`oldest` on `cards_by_date`).
+    /// and the rest of the key can come from a backwards walk (`oldest` on the cards by date).
     func ranges(before: Bool) -> [(condition: String, term: Int)] {
         terms.indices.map { i in
             // In parentheses: `title_key IS NULL < k` would compare title_key with `NULL < k`.

@@ -496,7 +496,27 @@ enum Schema {
         DROP INDEX cards_unread_by_date;
         CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE is_read = 0;
         """,
-        // Append migration 19 here; never edit the ones above.
+        // 19: each card in one index by date (issue 21). Until now every card entered
+        // `cards_by_date` and an unread one `cards_unread_by_date` too: a new card was two
+        // inserts in the dense region of the last days' cards. Parted by the read flag instead,
+        // each card is in exactly one (marking it read or unread moves it), and a walk over all
+        // cards by date reads both merged (`FeedStore.dateParts`: a compound SELECT ordered by
+        // the key, which SQLite merges without a sort; sums and counts of both added). Both
+        // carry `changed_at` and `source_id` (the stamps, migration 18) and end with `is_read`:
+        // without that column SQLite reads the card's row to test `is_read = 1`, even on an
+        // index whose WHERE says as much. Measured on copies of a million cards (emulated by
+        // SQL, eight rounds each): 200 new feeds' update 0.770 s against 0.830 s, and 0.830
+        // against 0.925 s on copies twice as dense. Rebuilding both takes a few seconds on a
+        // million cards, once.
+        """
+        DROP INDEX cards_by_date;
+        DROP INDEX cards_unread_by_date;
+        CREATE INDEX cards_read_by_date ON cards (undated, sort_date DESC, id DESC, changed_at, source_id, is_read)
+            WHERE is_read = 1;
+        CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC, changed_at, source_id, is_read)
+            WHERE is_read = 0;
+        """,
+        // Append migration 20 here; never edit the ones above.
     ]
 
     /// The schema version this program writes and understands.

@@ -56,17 +56,20 @@ final class BigListingPlanTests: StoreTestCase {
     }
 
     /// Migration 13 dropped `cards_oldest` and `cards_newest` (a new card entered ten indexes,
-    /// each on a page of its own): `oldest` is two walks of `cards_by_date` read backwards, the
+    /// each on a page of its own): `oldest` is walks of the cards by date read backwards, the
     /// dated cards then the undated ones, merged without a sort; a range of dates is a range of
-    /// `cards_by_date` for each `undated` value (migration 18 dropped `cards_stamps`, which began
-    /// with the date); the images never fetched merge the dated and undated walks newest first.
+    /// an index of the cards by date for each `undated` value (migration 18 dropped
+    /// `cards_stamps`, which began with the date); the images never fetched merge the dated and
+    /// undated walks newest first. (Since migration 19 the cards by date are two indexes, by
+    /// read state: `testEachCardIsInOneIndexByDateAndWalksMergeBoth`.)
     func testTheIndexesMigration13DroppedAreReplacedByWalksOfTheOthers() throws {
         let indexes = try store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cards'")
             .query { $0.string(0) ?? "" }
         XCTAssertFalse(indexes.contains("cards_oldest"), "\(indexes)")
         XCTAssertFalse(indexes.contains("cards_newest"), "\(indexes)")
         XCTAssertFalse(indexes.contains("cards_stamps"), "\(indexes)")
-        XCTAssertTrue(indexes.contains("cards_by_date"), "\(indexes)")
+        XCTAssertFalse(indexes.contains("cards_by_date"), "\(indexes)")
+        XCTAssertTrue(indexes.contains("cards_read_by_date") && indexes.contains("cards_unread_by_date"), "\(indexes)")
         for (query, walking) in [(CardQuery(limit: 50), false), (CardQuery(unreadOnly: true, limit: 50), false),
                                  (CardQuery(since: t(2), limit: 50), false), (CardQuery(tag: "world", limit: 50), true),
                                  (CardQuery(sourceID: news, limit: 50), true), (CardQuery(), false)] {
@@ -74,34 +77,42 @@ final class BigListingPlanTests: StoreTestCase {
             let text = try plan(listing.sql, listing.values)
             XCTAssertTrue(text.contains("MERGE (UNION ALL)"), "\(query):\n\(text)")
             XCTAssertFalse(text.contains("TEMP B-TREE"), "\(query):\n\(text)")
-            XCTAssertTrue(text.contains("cards_by_date") || text.contains("cards_unread_by_date"), "\(query):\n\(text)")
+            XCTAssertTrue(text.contains("cards_read_by_date") || text.contains("cards_unread_by_date"), "\(query):\n\(text)")
         }
-        // A range of dates: two ranges of cards_by_date (migration 18 dropped cards_stamps,
-        // which began with the date), not a scan of every card.
-        let since = FeedStore.cardFilter(CardQuery(since: t(2)))
-        for (sql, values) in [("SELECT count(*) FROM cards c \(since.whereClause)", since.values),
-                              FeedStore.markDated(SQLValue(1), since: nil, before: t(2)),
-                              FeedStore.markDated(SQLValue(1), since: t(2), before: nil),
-                              FeedStore.markDated(SQLValue(1), since: t(1), before: t(2))] {
+        // A range of dates: two ranges of each index of the cards by date (migration 18
+        // dropped cards_stamps, which began with the date), not a scan of every card; marking
+        // read walks the unread cards' index, marking unread the read cards'.
+        func reading(_ statement: (sql: String, values: [SQLValue]), _ indexes: String...) -> (String, [SQLValue], [String]) {
+            (statement.sql, statement.values, indexes)
+        }
+        for (sql, values, indexes) in [
+            reading(FeedStore.countingCards(CardQuery(since: t(2))), "cards_read_by_date", "cards_unread_by_date"),
+            reading(FeedStore.countingCards(CardQuery(unreadOnly: true, since: t(2))), "cards_unread_by_date"),
+            reading(FeedStore.markDated(true, since: nil, before: t(2)), "cards_unread_by_date"),
+            reading(FeedStore.markDated(true, since: t(2), before: nil), "cards_unread_by_date"),
+            reading(FeedStore.markDated(false, since: t(1), before: t(2)), "cards_read_by_date"),
+        ] {
             let text = try plan(sql, values)
-            XCTAssertTrue(text.contains("SEARCH") && text.contains("cards_by_date (undated=? AND sort_date"), "\(sql):\n\(text)")
+            for index in indexes {
+                XCTAssertTrue(text.contains("SEARCH") && text.contains("\(index) (undated=? AND sort_date"), "\(sql):\n\(text)")
+            }
+            XCTAssertEqual(text.components(separatedBy: "INDEX cards_").count - 1, indexes.count, "\(sql):\n\(text)")
         }
         let images = try plan(FeedStore.imagesNeverFetchedSQL, [.integer(10)])
-        XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_by_date"), images)
+        XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_read_by_date")
+                      && images.contains("cards_unread_by_date"), images)
         XCTAssertFalse(images.contains("TEMP B-TREE"), images)
     }
 
     /// The unread cards of a listing ordered by date, in a range of dates or not, come from the
-    /// index of unread cards: without statistics SQLite weighs it and `cards_by_date` alike
-    /// there and takes the one made last (migration 18 makes it again after `cards_by_date`),
-    /// and `cards_by_date` would mean reading the row of every card of the range.
+    /// index of unread cards (migration 19: the read ones are in the other index by date).
     func testUnreadListingsWalkTheIndexOfUnreadCards() throws {
         for order in [CardOrder.newest, .oldest] {
             for query in [CardQuery(unreadOnly: true, limit: 50), CardQuery(unreadOnly: true, since: t(2), limit: 50)] {
                 let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
                 let text = try plan(listing.sql, listing.values)
                 XCTAssertTrue(text.contains("cards_unread_by_date"), "\(order) \(query):\n\(text)")
-                XCTAssertFalse(text.contains("INDEX cards_by_date"), "\(order) \(query):\n\(text)")
+                XCTAssertFalse(text.contains("INDEX cards_read_by_date"), "\(order) \(query):\n\(text)")
             }
         }
     }

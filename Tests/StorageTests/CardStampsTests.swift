@@ -5,7 +5,8 @@ import TestSupport
 
 /// The stamps `feeds html` tells changed pages by (`CardStamp`): each day's and each source's
 /// change when a card is added, edited or removed, not when one is read; read from the
-/// `cards_by_date` index alone (migration 18: before, `cards_stamps`). And the cards of one
+/// indexes of the cards by date alone (migration 18: before, `cards_stamps`; migration 19: two,
+/// by read state). And the cards of one
 /// day, in the archive's order.
 final class CardStampsTests: StoreTestCase {
     private var news: SourceID!
@@ -30,7 +31,7 @@ final class CardStampsTests: StoreTestCase {
     func testStampsReadTheIndexOnly() throws {
         for sql in [FeedStore.stampsByDaySQL(""), FeedStore.stampsBySourceSQL, FeedStore.stampEntriesSQL, FeedStore.dayEntriesSQL(""), FeedStore.bothEntriesSQL] {
             let text = try plan(sql)
-            XCTAssertTrue(text.contains("COVERING INDEX cards_by_date"), text)
+            XCTAssertTrue(text.contains("COVERING INDEX cards_read_by_date") && text.contains("COVERING INDEX cards_unread_by_date"), text)
         }
     }
 
@@ -138,31 +139,36 @@ final class CardStampsTests: StoreTestCase {
         }
     }
 
-    /// Migration 18 on a database of version 17 (its two indexes put back as they were): the
-    /// stamps, now read from `cards_by_date`, and a range of dates are what they were.
-    func testMigration18KeepsTheStampsAndTheRangesOfDates() throws {
+    /// Migrations 18 and 19 on a database of version 17 (its indexes put back as they were):
+    /// the stamps, now read from the two indexes of the cards by date, and a range of dates are
+    /// what they were.
+    func testMigrations18And19KeepTheStampsAndTheRangesOfDates() throws {
         try save([Card(id: "u1", title: "Undated", link: "https://news.example/u1")], to: news, at: t(5, 30))
         let before = try stamps()
         let since = try store.cards(CardQuery(since: t(0, 5))).map(\.id)
         XCTAssertEqual(since.count, 4)
         try store.db.execute("""
-            DROP INDEX cards_by_date;
+            DROP INDEX cards_read_by_date;
+            DROP INDEX cards_unread_by_date;
             CREATE INDEX cards_by_date ON cards (undated, sort_date DESC, id DESC);
+            CREATE INDEX cards_unread_by_date ON cards (undated, sort_date DESC, id DESC) WHERE is_read = 0;
             CREATE INDEX cards_stamps ON cards (sort_date, changed_at, source_id);
             PRAGMA user_version = 17;
             """)
         store = nil
         store = try FeedStore(path: databasePath)
-        XCTAssertEqual(try store.databaseSchemaVersion(), 18)
-        let columns = try store.db.prepare("SELECT name FROM pragma_index_info('cards_by_date') ORDER BY seqno").query([]) { $0.string(0) ?? "" }
-        XCTAssertEqual(columns, ["undated", "sort_date", "id", "changed_at", "source_id"])
-        XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'cards_stamps'").queryOne { $0.int(0) }, 0)
+        XCTAssertEqual(try store.databaseSchemaVersion(), 19)
+        for index in ["cards_read_by_date", "cards_unread_by_date"] {
+            let columns = try store.db.prepare("SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno").query([]) { $0.string(0) ?? "" }
+            XCTAssertEqual(columns, ["undated", "sort_date", "id", "changed_at", "source_id", "is_read"])
+        }
+        XCTAssertEqual(try store.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name IN ('cards_stamps', 'cards_by_date')").queryOne { $0.int(0) }, 0)
         let after = try stamps()
         XCTAssertEqual(after.0, before.0)
         XCTAssertEqual(after.1, before.1)
         XCTAssertEqual(try store.cards(CardQuery(since: t(0, 5))).map(\.id), since)
         XCTAssertEqual(try store.markRead(.before(t(0, 6))), 2, "n1 (t0) and o1 (t0 + 5 s)")
-        // The index of unread cards made again after `cards_by_date`: unread listings walk it.
+        // Unread listings walk the index of unread cards.
         let unread = FeedStore.listing(try store.resolvingTag(CardQuery(unreadOnly: true, since: t(0, 5), limit: 50)), order: .oldest)
         let unreadPlan = try store.db.prepare("EXPLAIN QUERY PLAN " + unread.sql).query(unread.values) { $0.string(3) ?? "" }
         XCTAssertTrue(unreadPlan.contains { $0.contains("cards_unread_by_date") }, "\(unreadPlan)")

@@ -88,7 +88,7 @@ final class OrderedSearchPlanTests: StoreTestCase {
     /// no scan of the table, whatever the filters. (By source, one source's cards in newest
     /// or source order come from its own index, in order.)
     func testSelectingWalksTheOrdersIndex() throws {
-        let indexes = ["newest": "cards_by_date", "oldest": "cards_by_date", "source": "cards_source_by_date",
+        let indexes = ["newest": "cards_read_by_date", "oldest": "cards_read_by_date", "source": "cards_source_by_date",
                        "title": "SCAN t\n"]  // the title tables (migration 16), merged
         for order in CardOrder.all where order != .relevance {
             for query in [CardQuery(limit: 50), CardQuery(unreadOnly: true, limit: 50), CardQuery(tag: "news", limit: 50),
