@@ -6,30 +6,34 @@ extension FeedStore {
     /// already in that state do not count).
     @discardableResult
     public func setRead(_ read: Bool, _ selection: CardSelection) throws -> Int {
-        let target = SQLValue(read)
-        let statement: Statement
-        var values: [SQLValue] = [target]
+        let marking = Self.marking(read, selection)
+        let statement = try db.prepare(marking.sql)
+        return try db.writeTransaction {
+            try statement.execute(marking.values)
+            return db.changes
+        }
+    }
+
+    /// The UPDATE of `setRead`; internal so that a test can EXPLAIN it. Each names the cards in
+    /// the other state by the condition of their part of the cards by date (`DatePart`), which
+    /// a partial index can answer where `is_read <> ?1` cannot: `--all` walks the index of the
+    /// cards to change (marking read, `cards_unread_by_date`: on a million cards 151,000 of them)
+    /// instead of reading every card's row (7.5 s).
+    static func marking(_ read: Bool, _ selection: CardSelection) -> (sql: String, values: [SQLValue]) {
+        let update = "UPDATE cards AS c SET is_read = ?1 WHERE \((read ? DatePart.unread : DatePart.read).condition)"
         switch selection {
         case .cards(let ids):
             // A JSON array in one parameter: any number of ids without SQLite's variable limit.
-            statement = try db.prepare(
-                "UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND id IN (SELECT value FROM json_each(?2))")
-            values.append(.text("[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"))
+            let list = "[" + ids.map { String($0.rawValue) }.joined(separator: ",") + "]"
+            return (update + " AND c.id IN (SELECT value FROM json_each(?2))", [SQLValue(read), .text(list)])
         case .source(let id):
-            statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1 AND source_id = ?2")
-            values.append(SQLValue(id))
+            return (update + " AND c.source_id = ?2", [SQLValue(read), SQLValue(id)])
         case .all:
-            statement = try db.prepare("UPDATE cards SET is_read = ?1 WHERE is_read <> ?1")
+            return (update, [SQLValue(read)])
         case .before(let date):
-            let dated = Self.markDated(read, since: nil, before: date)
-            (statement, values) = (try db.prepare(dated.sql), dated.values)
+            return markDated(read, since: nil, before: date)
         case .dated(let since, let before):
-            let dated = Self.markDated(read, since: since, before: before)
-            (statement, values) = (try db.prepare(dated.sql), dated.values)
-        }
-        return try db.writeTransaction {
-            try statement.execute(values)
-            return db.changes
+            return markDated(read, since: since, before: before)
         }
     }
 

@@ -116,4 +116,25 @@ final class DatePartsTests: StoreTestCase {
             }
         }
     }
+
+    /// Marking reads only the cards to change: `--all` walks the index of the other state, a
+    /// source's unread cards their own index, cards by id their rows by id.
+    func testMarkingReadsTheCardsInTheOtherStateOnly() throws {
+        let news = try XCTUnwrap(try store.source(url: "https://news.example/feed")).id
+        for (read, selection, index) in [(true, CardSelection.all, "cards_unread_by_date"), (false, .all, "cards_read_by_date"),
+                                         (true, .source(news), "cards_unread_by_source (source_id=?)"),
+                                         (true, .cards(Array(cardIDs.prefix(3))), "INTEGER PRIMARY KEY (rowid=?)")] {
+            let marking = FeedStore.marking(read, selection)
+            let text = try plan(marking.sql, marking.values)
+            XCTAssertTrue(text.contains(index), "\(read) \(selection):\n\(text)")
+            XCTAssertFalse(text.contains("SCAN c\n") || text.hasSuffix("SCAN c"), "\(read) \(selection):\n\(text)")
+        }
+        let unread = try store.cardCount(CardQuery(unreadOnly: true))
+        XCTAssertEqual(try store.markRead(.all), unread)
+        XCTAssertEqual(try store.cardCount(CardQuery(unreadOnly: true)), 0)
+        XCTAssertEqual(try store.markUnread(.source(news)), 9)
+        XCTAssertEqual(try store.markUnread(.all), cardIDs.count - 9)
+        XCTAssertEqual(try store.markRead(.cards(Array(cardIDs.prefix(3)) + [cardIDs[0]])), 3)
+        XCTAssertEqual(try store.cardCount(CardQuery(unreadOnly: true)), cardIDs.count - 3)
+    }
 }
