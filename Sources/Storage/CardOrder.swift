@@ -96,6 +96,12 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     static let twoValued: Set<String> = ["c.undated"]
 
     static let newestOrderBy = "c.undated, c.sort_date DESC, c.id DESC"
+
+    /// Whether a listing in this order walks the cards by date (`DatePart`): `newest`,
+    /// `oldest`, and `relevance` without a search text (which lists in `newest` order).
+    func walksCardsByDate(searching: Bool) -> Bool {
+        self == .newest || self == .oldest || (self == .relevance && !searching)
+    }
 }
 
 /// A sort order name that is not in `CardOrder.all`: a usage error.

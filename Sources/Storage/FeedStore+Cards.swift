@@ -185,10 +185,11 @@ extension FeedStore {
             let selection = Self.filteredIDs(query, atMost: atMost)
             (sql, values) = ("SELECT \(CardIDFilter.collectName)(id) FROM (\(selection.sql))", selection.values)
         } else {
+            // A single SELECT is flattened into the aggregate by SQLite: the ids as its index
+            // gives them, as when the aggregate read the cards itself.
             let conditions = Self.cardFilter(query)
-            (sql, values) = Self.rangesBothDateParts(query)
-                ? ("SELECT \(CardIDFilter.collectName)(id) FROM (\(Self.selectingCards("c.id AS id", query, conditions)))", conditions.values)
-                : ("SELECT \(CardIDFilter.collectName)(c.id) FROM cards c \(conditions.whereClause)", conditions.values)
+            (sql, values) = ("SELECT \(CardIDFilter.collectName)(id) FROM (\(Self.selectingCards("c.id AS id", query, conditions)))",
+                             conditions.values)
         }
         let statement = try db.prepare(sql)
         return try filter.collect { _ = try statement.queryOne(values) { $0.int64(0) } }
@@ -404,7 +405,7 @@ extension FeedStore {
     /// and sorted.
     static func walksDates(_ query: CardQuery, order: CardOrder, search: String?, walk: Bool, selecting: Bool,
                            walkingOrderIndex: Bool) -> Bool {
-        guard order == .newest || order == .oldest || (order == .relevance && search == nil) else { return false }
+        guard order.walksCardsByDate(searching: search != nil) else { return false }
         let someSources = query.sourceID != nil || query.tag != nil
         if search == nil { return !someSources || walkingOrderIndex }
         return selecting ? walkingOrderIndex : walk && !someSources
@@ -472,10 +473,7 @@ extension FeedStore {
             part.add("c.undated = ?", .integer(undated))
             let walks = parts.map { date in
                 """
-                SELECT c.id, c.card_key, c.guid, c.title, c.description, c.link, c.image, c.published,
-                       c.updated, c.author, c.kind, c.enclosures, c.source_id,
-                       coalesce(s.name, s.feed_title, s.url), c.is_read, c.first_seen_at, c.changed_at,
-                       c.last_seen_at, c.sort_date, c.sort_date AS day_k0, c.id AS day_k1
+                SELECT \(Self.cardColumns), c.sort_date AS day_k0, c.id AS day_k1
                 FROM cards c INDEXED BY \(date.index) JOIN sources s ON s.id = c.source_id
                 \(part.whereClause) AND \(date.condition)
                 """

@@ -155,7 +155,7 @@ private struct KeyWalks {
     init(_ order: CardOrder, _ query: CardQuery) {
         self.order = order
         let allSources = query.sourceID == nil && query.tag == nil
-        dateParts = allSources && !query.unreadOnly && [.newest, .oldest, .relevance].contains(order)
+        dateParts = allSources && !query.unreadOnly && order.walksCardsByDate(searching: false)
             ? DatePart.parts(unreadOnly: false) : nil
         if order == .title {
             terms = FeedStore.titleTerms.map { ($0.table, $0.descending) }
