@@ -38,6 +38,9 @@ public final class FeedStore {
     /// The id set of filtered relevance searches, registered on the connection at first use.
     var cardIDFilter: CardIDFilter?
 
+    /// The log's pages started on their way to the disk after each batch (`tuneForBulkWrites`).
+    var logWriteback: LogWriteback?
+
     /// Statements of the hot paths (saving a fetch, recording a 304 or a failure), compiled once
     /// per connection: compiling the five statements of a save took a fifth of its time. Held
     /// here, not by `Database`, since a statement holds its connection.
@@ -98,9 +101,12 @@ extension FeedStore {
     ///   Only here: elsewhere a big sort may go to a temporary file rather than to memory.
     /// - The log file kept when this connection closes last (`Database.keepLogFile`), for the
     ///   next update to write over (see `leaveLogForNextRun`).
+    /// - The log's pages started on their way to the disk after each batch's commit
+    ///   (`LogWriteback`), rather than all of them synced by the checkpoint at the run's end.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
         try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB)); PRAGMA temp_store = MEMORY")
         try db.keepLogFile()
+        logWriteback = db.logPath().map(LogWriteback.init(path:))
     }
 
     /// Runs `body` in one transaction, committed at its end: the methods of this store called in
@@ -116,6 +122,7 @@ extension FeedStore {
         defer { batchRows = nil }
         let result = try db.batchTransaction(body)
         for (id, row) in batchRows ?? [] { searchBacklog.byID[id] = row }
+        logWriteback?.start()
         return result
     }
 

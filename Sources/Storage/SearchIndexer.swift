@@ -30,6 +30,9 @@ public final class SearchIndexer {
     static let attachedName = "search"
 
     let db: Database
+    /// The index's log started on its way to the disk after each refresh (`keepLogFiles`: the
+    /// update's index thread; see `LogWriteback`).
+    private(set) var logWriteback: LogWriteback?
     /// Turns a description into the text to index (see `FeedStore.descriptionText`), for the
     /// cards whose text is not among the rows handed to `refresh`.
     public var descriptionText: ((String) -> String)?
@@ -169,6 +172,7 @@ public final class SearchIndexer {
             try db.execute("UPDATE search_state SET id = 1")
             let result = try refreshLocked(rows)
             try db.execute("COMMIT")
+            logWriteback?.start()
             return result
         } catch {
             if db.isInTransaction { try? db.execute("ROLLBACK") }
@@ -180,10 +184,12 @@ public final class SearchIndexer {
     /// close them last, as the update's own connection keeps the cards' one
     /// (`FeedStore.tuneForBulkWrites`): the update's index thread. The index's log (14-27 MB
     /// a run of 200 new feeds on a million cards) was a new file every run, each of its pages
-    /// fresh (see `Database.keepLogFile`), the directory synced at its creation.
+    /// fresh (see `Database.keepLogFile`), the directory synced at its creation. Its pages are
+    /// then started on their way to the disk after each refresh (`LogWriteback`).
     public func keepLogFiles() throws {
         try db.keepLogFile("store")
         try db.keepLogFile("main")
+        logWriteback = db.logPath("main").map(LogWriteback.init(path:))
     }
 
     /// The end of an update's indexing: the index's log restarted for the next update as the
