@@ -25,6 +25,25 @@ enum SourcesFileStamp {
         "\(bytes.count):\(StableHash.hex(StableHash.ofBytes(bytes))) \(executable)"
     }
 
+    /// When `data` is the file `stamp` was made of with lines added at its end, read by the same
+    /// program: how many lines that file had, all of them `data`'s first ones as they were synced
+    /// (its bytes end with a line break, so its last line did not grow either). Nil otherwise,
+    /// and for anything that is not a stamp of this format.
+    static func linesSynced(by stamp: String, before data: Data) -> Int? {
+        data.withUnsafeBytes { linesSynced(by: stamp, before: $0, executable: executableIdentity) }
+    }
+
+    static func linesSynced(by stamp: String, before bytes: UnsafeRawBufferPointer, executable: String) -> Int? {
+        // "LENGTH:HASH EXECUTABLE", as `stamp` writes it.
+        guard let colon = stamp.firstIndex(of: ":"), let space = stamp[colon...].firstIndex(of: " "),
+              stamp[stamp.index(after: space)...] == executable,
+              let length = Int(stamp[..<colon]), length > 0, length < bytes.count,
+              bytes[length - 1] == UInt8(ascii: "\n") else { return nil }
+        let synced = UnsafeRawBufferPointer(rebasing: bytes[..<length])
+        guard StableHash.hex(StableHash.ofBytes(synced)) == stamp[stamp.index(after: colon)..<space] else { return nil }
+        return synced.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
     /// The running executable as the file system knows it; empty when it cannot be told.
     static let executableIdentity: String = {
         var st = stat()

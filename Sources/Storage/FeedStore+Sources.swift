@@ -85,12 +85,20 @@ extension FeedStore {
 
     public func sourceConfigurations() throws -> [SourceConfiguration] {
         // Only the configured columns: this runs before every command, for every source.
-        try db.prepare("SELECT url, name, kind, tags, keep_days, keep_count FROM sources ORDER BY id").query(reservingCapacity: sourceCount()) { row in
-            SourceConfiguration(url: row.string(0) ?? "", name: row.string(1),
-                                kind: SourceKind(rawValue: row.string(2) ?? "") ?? .feed,
-                                tags: TagList.decode(row.string(3) ?? ""),
-                                keepDays: row.optionalInt(4), keepCount: row.optionalInt(5))
-        }
+        try db.prepare("SELECT \(Self.configurationColumns) FROM sources ORDER BY id").query(reservingCapacity: sourceCount(),
+                                                                                               Self.configuration)
+    }
+
+    /// The stored configuration of the source whose URL is exactly `url`, if any.
+    public func sourceConfiguration(url: String) throws -> SourceConfiguration? {
+        try cachedStatement("SELECT \(Self.configurationColumns) FROM sources WHERE url = ?1").queryOne([.text(url)], Self.configuration)
+    }
+
+    private static let configurationColumns = "url, name, kind, tags, keep_days, keep_count"
+
+    private static func configuration(_ row: Row) -> SourceConfiguration {
+        SourceConfiguration(url: row.string(0) ?? "", name: row.string(1), kind: SourceKind(rawValue: row.string(2) ?? "") ?? .feed,
+                            tags: TagList.decode(row.string(3) ?? ""), keepDays: row.optionalInt(4), keepCount: row.optionalInt(5))
     }
 
     /// Sources to fetch at `now`: not disabled and due (never scheduled counts as due).

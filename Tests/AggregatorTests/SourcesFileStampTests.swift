@@ -143,4 +143,107 @@ final class SourcesFileStampTests: XCTestCase {
         }
         XCTAssertFalse(SourcesFileStamp.executableIdentity.isEmpty)
     }
+
+    // Lines added at the end of a stamped file: the stamp says the store holds the other lines'
+    // configurations, so only the new lines are synced (looked up by URL).
+
+    private func file(_ home: TemporaryDirectory) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: home.path + "/sources"))
+    }
+
+    private func add(_ home: TemporaryDirectory, _ text: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: home.path + "/sources"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+
+    func testLinesAddedAtTheEndAreSyncedAloneAndTheOthersTrusted() throws {
+        let home = TemporaryDirectory()
+        try home.write("sources", "https://a.example/feed name=alpha\nhttps://b.example/feed tags=x\n# a comment\n")
+        let first = try open(home)
+        let stamp = try XCTUnwrap(try first.store.sourcesFileStamp())
+        // A changed row under a stamp put back by hand: trusted, as a matching stamp is.
+        try first.store.db.execute("UPDATE sources SET name = 'changed by hand' WHERE url = 'https://a.example/feed'")
+        try first.store.recordSourcesFileStamp(stamp)
+        try add(home, "https://c.example/feed name=charlie tags=y,z keep-days=30\n\nhttps://d.example/feed\n")
+        let second = try open(home)
+        let stored = try names(second)
+        XCTAssertEqual(stored["https://a.example/feed"], "changed by hand", "the lines synced before are not read back")
+        XCTAssertEqual(stored["https://c.example/feed"], "charlie")
+        XCTAssertEqual(stored["https://d.example/feed"], .some(nil))
+        let c = try XCTUnwrap(try second.store.sourceConfiguration(url: "https://c.example/feed"))
+        XCTAssertEqual(c.tags, ["y", "z"])
+        XCTAssertEqual(c.keepDays, 30)
+        XCTAssertEqual(try second.entries.map(\.url), ["https://a.example/feed", "https://b.example/feed", "https://c.example/feed", "https://d.example/feed"])
+        XCTAssertEqual(try second.store.sourcesFileStamp(), SourcesFileStamp.of(try file(home)), "stamped again")
+        // Nothing added: nothing synced, as before.
+        XCTAssertEqual(try names(try open(home))["https://a.example/feed"], "changed by hand")
+    }
+
+    func testAnEditAnywhereElseIsSyncedInFull() throws {
+        // Each: the file before, what is written after it, and the name line a's source must have then.
+        let cases: [(String, (TemporaryDirectory) throws -> Void, String?)] = [
+            // A line edited and one added.
+            ("https://a.example/feed name=alpha\n", { try $0.write("sources", "https://a.example/feed name=bravo\nhttps://c.example/feed\n") }, "bravo"),
+            // The last line, which had no line break, grown: its bytes are the old file's and more.
+            ("https://b.example/feed\nhttps://a.example/feed", { try self.add($0, " name=grown\nhttps://c.example/feed\n") }, "grown"),
+            // Lines cut off the end.
+            ("https://a.example/feed name=alpha\nhttps://c.example/feed\n", { try $0.write("sources", "https://a.example/feed name=alpha\n") }, "alpha"),
+        ]
+        for (index, (before, edit, name)) in cases.enumerated() {
+            let home = TemporaryDirectory()
+            try home.write("sources", before)
+            let first = try open(home)
+            let stamp = try XCTUnwrap(try first.store.sourcesFileStamp())
+            try first.store.db.execute("UPDATE sources SET name = 'changed by hand' WHERE url = 'https://a.example/feed'")
+            try first.store.recordSourcesFileStamp(stamp)
+            try edit(home)
+            XCTAssertEqual(try names(try open(home))["https://a.example/feed"], .some(name), "case \(index)")
+        }
+    }
+
+    func testAnAddedLineListingAgainASourceTheFileDroppedSyncsItsConfiguration() throws {
+        let home = TemporaryDirectory()
+        try home.write("sources", "https://a.example/feed\nhttps://b.example/feed name=old\n")
+        _ = try open(home)
+        try home.write("sources", "https://a.example/feed\n")
+        let dropped = try open(home)
+        XCTAssertEqual(try names(dropped)["https://b.example/feed"], "old", "kept in the store, no longer listed")
+        try add(home, "https://b.example/feed name=new\n")
+        let again = try open(home)
+        XCTAssertEqual(try names(again)["https://b.example/feed"], "new")
+        XCTAssertEqual(try again.store.sources().count, 2)
+    }
+
+    func testAnAddedLineRepeatingAnEarlierOneIsAProblemAndNothingIsStamped() throws {
+        let home = TemporaryDirectory()
+        try home.write("sources", "https://a.example/feed name=alpha\n")
+        _ = try open(home)
+        try add(home, "https://c.example/feed\nhttps://a.example/feed name=twice\n")
+        let workspace = try open(home)
+        XCTAssertEqual(workspace.problems.count, 1)
+        XCTAssertEqual(try names(workspace)["https://a.example/feed"], "alpha", "the first line stays")
+        XCTAssertEqual(try names(workspace)["https://c.example/feed"], .some(nil))
+        XCTAssertNil(try workspace.store.sourcesFileStamp())
+    }
+
+    func testLinesSyncedAreCountedOnlyForTheStampedBytesFollowedByMore() {
+        let before = Array("a\nb c\n".utf8), after = before + Array("d\n".utf8)
+        let stamp = SourcesFileStamp.stamp(before, executable: "x")
+        func lines(_ stamp: String, _ bytes: [UInt8], _ executable: String = "x") -> Int? {
+            bytes.withUnsafeBytes { SourcesFileStamp.linesSynced(by: stamp, before: $0, executable: executable) }
+        }
+        XCTAssertEqual(lines(stamp, after), 2)
+        XCTAssertEqual(lines(stamp, after + Array("e".utf8)), 2)
+        XCTAssertNil(lines(stamp, before), "the same file: nothing added")
+        XCTAssertNil(lines(stamp, after, "y"), "another program")
+        var edited = after
+        edited[0] = UInt8(ascii: "z")
+        XCTAssertNil(lines(stamp, edited))
+        XCTAssertNil(lines(SourcesFileStamp.stamp(Array("a\nb".utf8), executable: "x"), Array("a\nbc\n".utf8)), "a last line grown")
+        for garbage in ["", "x", ":", "0:0 x", "-1:0 x", "7: x", "99999999999999999999999:0 x", "7:zz x", "\u{202E}7:0 x", String(repeating: "9", count: 10_000)] {
+            XCTAssertNil(lines(garbage, after), garbage)
+        }
+    }
 }
