@@ -77,7 +77,7 @@ public final class Workspace {
         let stamp = storedStamp()
         if let file, let stamp, stamp == file.stamp { return }
         keepListing(of: file)
-        try sync(file, stamped: stamp, now: now)
+        try syncRead(file, stamped: stamp, now: now)
         record(file?.stamp)
     }
 
@@ -93,7 +93,7 @@ public final class Workspace {
     /// they read), else of every line. Adding a line to 5,000 (`feeds add`, or by hand) then
     /// costs the lookup of its source rather than the reading and pairing of all 5,000 stored
     /// configurations (~5 ms of the next command).
-    private func sync(_ file: (stamp: String, data: Data)?, stamped stamp: String?, now: Timestamp) throws {
+    private func syncRead(_ file: (stamp: String, data: Data)?, stamped stamp: String?, now: Timestamp) throws {
         guard let file, let stamp, let sqlite, let lines = SourcesFileStamp.linesSynced(by: stamp, before: file.data) else {
             return try sync(now: now)
         }
@@ -187,7 +187,7 @@ public final class Workspace {
         let file = readStamped()
         if file == nil { read = try SourcesFile.readListing(path: paths.sourcesFile) }
         keepListing(of: file)
-        try sync(file, stamped: storedStamp(), now: now)
+        try syncRead(file, stamped: storedStamp(), now: now)
         record(file?.stamp)
     }
 

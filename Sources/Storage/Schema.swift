@@ -500,7 +500,7 @@ enum Schema {
         // `cards_by_date` and an unread one `cards_unread_by_date` too: a new card was two
         // inserts in the dense region of the last days' cards. Parted by the read flag instead,
         // each card is in exactly one (marking it read or unread moves it), and a walk over all
-        // cards by date reads both merged (`FeedStore.dateParts`: a compound SELECT ordered by
+        // cards by date reads both merged (`DatePart`, `FeedStore.mergedListing`: a compound SELECT ordered by
         // the key, which SQLite merges without a sort; sums and counts of both added). Both
         // carry `changed_at` and `source_id` (the stamps, migration 18) and end with `is_read`:
         // without that column SQLite reads the card's row to test `is_read = 1`, even on an

@@ -158,16 +158,29 @@ final class SourcesFileStampTests: XCTestCase {
         try handle.close()
     }
 
-    func testLinesAddedAtTheEndAreSyncedAloneAndTheOthersTrusted() throws {
-        let home = TemporaryDirectory()
-        try home.write("sources", "https://a.example/feed name=alpha\nhttps://b.example/feed tags=x\n# a comment\n")
+    /// Syncs `home`'s file, then changes a.example's name by hand under the stamp put back: a
+    /// later open that reads that line again says so (its name is the file's again).
+    private func syncThenChangeByHand(_ home: TemporaryDirectory) throws {
         let first = try open(home)
         let stamp = try XCTUnwrap(try first.store.sourcesFileStamp())
-        // A changed row under a stamp put back by hand: trusted, as a matching stamp is.
         try first.store.db.execute("UPDATE sources SET name = 'changed by hand' WHERE url = 'https://a.example/feed'")
         try first.store.recordSourcesFileStamp(stamp)
-        try add(home, "https://c.example/feed name=charlie tags=y,z keep-days=30\n\nhttps://d.example/feed\n")
-        let second = try open(home)
+    }
+
+    /// A home whose file `before` was synced and changed by hand (`syncThenChangeByHand`), then
+    /// `added` at its end, opened again.
+    private func openAfterAdding(_ added: String, to before: String) throws -> (home: TemporaryDirectory, workspace: Workspace) {
+        let home = TemporaryDirectory()
+        try home.write("sources", before)
+        try syncThenChangeByHand(home)
+        try add(home, added)
+        return (home, try open(home))
+    }
+
+    func testLinesAddedAtTheEndAreSyncedAloneAndTheOthersTrusted() throws {
+        // A changed row under a stamp put back by hand: trusted, as a matching stamp is.
+        let (home, second) = try openAfterAdding("https://c.example/feed name=charlie tags=y,z keep-days=30\n\nhttps://d.example/feed\n",
+                                                 to: "https://a.example/feed name=alpha\nhttps://b.example/feed tags=x\n# a comment\n")
         let stored = try names(second)
         XCTAssertEqual(stored["https://a.example/feed"], "changed by hand", "the lines synced before are not read back")
         XCTAssertEqual(stored["https://c.example/feed"], "charlie")
@@ -194,10 +207,7 @@ final class SourcesFileStampTests: XCTestCase {
         for (index, (before, edit, name)) in cases.enumerated() {
             let home = TemporaryDirectory()
             try home.write("sources", before)
-            let first = try open(home)
-            let stamp = try XCTUnwrap(try first.store.sourcesFileStamp())
-            try first.store.db.execute("UPDATE sources SET name = 'changed by hand' WHERE url = 'https://a.example/feed'")
-            try first.store.recordSourcesFileStamp(stamp)
+            try syncThenChangeByHand(home)
             try edit(home)
             XCTAssertEqual(try names(try open(home))["https://a.example/feed"], .some(name), "case \(index)")
         }
@@ -226,6 +236,41 @@ final class SourcesFileStampTests: XCTestCase {
         XCTAssertEqual(try names(workspace)["https://a.example/feed"], "alpha", "the first line stays")
         XCTAssertEqual(try names(workspace)["https://c.example/feed"], .some(nil))
         XCTAssertNil(try workspace.store.sourcesFileStamp())
+    }
+
+    /// Broken and hostile lines added at the end: each is a problem of one line naming the file
+    /// and its line, the good line added beside it is synced, the lines before are left as they
+    /// were, and nothing is stamped (so the warning comes back at every open). A quoted name
+    /// holding control characters reads (and is stamped).
+    func testABadLineAddedAtTheEndIsAOneLineProblemAndTheGoodOnesAreSynced() throws {
+        let bad: [(line: String, says: String)] = [
+            ("https://a.example/feed name=twice", "is already listed on line 1"),
+            ("https://e.example/feed name=\"unclosed", "unclosed quote"),
+            ("https://e.example/feed every=0x", "every="),
+            ("https://e.example/feed colour=red", "unknown option 'colour'"),
+            ("https://e.example/feed name=\"\\u{1B}[2J\\u{202E}\" tags=\u{7}x", ""),
+            ("javascript:alert(1)", "unsupported URL scheme"),
+            (String(repeating: "\"", count: 5_001), "quote"),
+            ("https://e.example/\u{FFFD}\u{0}feed keep-days=99999999999999999999999", "keep-days="),
+        ]
+        for (index, (line, says)) in bad.enumerated() {
+            let (home, workspace) = try openAfterAdding("https://c.example/feed name=charlie\n\(line)\n", to: "https://a.example/feed name=alpha\n")
+            let stored = try names(workspace)
+            XCTAssertEqual(stored["https://c.example/feed"], "charlie", "case \(index)")
+            XCTAssertEqual(stored["https://a.example/feed"], "changed by hand", "case \(index): the line before is not read again")
+            if says.isEmpty {
+                // Control characters in a quoted name read (they are neutralised where shown).
+                XCTAssertTrue(workspace.problems.isEmpty, "case \(index)")
+                XCTAssertEqual(try workspace.store.sourcesFileStamp(), SourcesFileStamp.of(try file(home)), "case \(index)")
+                continue
+            }
+            XCTAssertNil(try workspace.store.sourcesFileStamp(), "case \(index)")
+            XCTAssertEqual(workspace.problems.count, 1, "case \(index)")
+            let message = workspace.problems.first.map { "\($0.error.localizedDescription)" } ?? ""
+            XCTAssertTrue(message.contains("sources:3"), "case \(index): \(message)")
+            XCTAssertTrue(message.contains(says), "case \(index): \(message)")
+            XCTAssertFalse(message.contains("\n"), "case \(index): one line")
+        }
     }
 
     func testLinesSyncedAreCountedOnlyForTheStampedBytesFollowedByMore() {
