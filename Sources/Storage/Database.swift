@@ -193,7 +193,8 @@ final class Database {
         }
     }
 
-    /// The connection, for registering SQL functions (`CardIDFilter`); never leaves Storage.
+    /// The connection, for registering SQL functions (`CardIDFilter`) and finding its file's
+    /// descriptor (`DatabaseFileWriteback`); never leaves Storage.
     var handleForExtensions: OpaquePointer { handle }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
