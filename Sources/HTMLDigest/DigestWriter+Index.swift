@@ -72,13 +72,24 @@ extension DigestWriter {
             shown.append((first, f.rank, f.source.id, entry))
         }
         shown.sort { SitePages.sectionBefore(($0.first, $0.rank), ($1.first, $1.rank)) }
-        let (index, headLength) = pages.index(sections: shown.map(\.entry.bytes))
-        var offset = headLength
+        let frame = pages.indexFrame(empty: shown.isEmpty)
+        let bodies = shown.map(\.entry.bytes)
+        // A rerun with nothing new copies every section to its old place: the last index.html
+        // is then this one, and is taken as it is rather than assembled (31 MB at a million
+        // cards) and compared.
+        let index = sections.previousIndex(ifMadeOf: frame, bodies) ?? SitePages.index(frame, sections: bodies)
+        var offset = frame.head.count
         for s in shown {
             sections.record(s.source, s.entry, offset: offset)
             offset += s.entry.bytes.count
         }
-        if sections.isPreviousIndex(index) { files.keep("index.html") } else { try files.write("index.html", index) }
+        if sections.isPreviousIndex(index) {
+            files.keep("index.html")
+            // The same sections at the same places: `.feeds-index` would be written as it is.
+            if sections.isUnchanged { return }
+        } else {
+            try files.write("index.html", index)
+        }
         try files.writeOwn(IndexSections.fileName, sections.bytes(index: index))
     }
 }

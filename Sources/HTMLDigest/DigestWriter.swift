@@ -213,7 +213,7 @@ public struct DigestWriter {
             try files.copy(from: image.sourceFile, to: "images/" + image.fileName)
         }
         try files.writeOwn(PageManifest.fileName, Array(manifest.text().utf8))
-        try files.writeOwn(ExcerptCache.fileName, excerptCache.bytes())
+        if !excerptCache.isUnchanged { try files.writeOwn(ExcerptCache.fileName, excerptCache.bytes()) }
         let removed = try files.finish()
         return DigestReport(written: files.written, unchanged: files.unchanged, removed: removed,
                             indexPath: directory + "/index.html", shownImages: cards.shownImages)

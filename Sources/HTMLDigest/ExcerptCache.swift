@@ -31,14 +31,25 @@ final class ExcerptCache {
     }
 
     private let previous: [Int64: Entry]
+    /// Whether the file holds exactly what `bytes()` gives for `previous`: every line taken, in
+    /// the order of the ids, each written as `bytes()` writes it, nothing after the last.
+    private let previousIsExact: Bool
     private var current: [Int64: Entry] = [:]
     private var currentBytes = 0
+    /// Whether an entry was kept this run that the last run's are not (a new card, another input).
+    private var keptNew = false
     /// Entries of the last run found again this run.
     private(set) var hits = 0
 
     init(root: String) {
-        previous = Self.read(root + "/" + Self.fileName)
+        (previous, previousIsExact) = Self.read(root + "/" + Self.fileName)
     }
+
+    /// Whether this run's entries are the last run's and the file holds exactly them: its
+    /// bytes would be the file's own, so it is neither made nor written (a rerun with nothing
+    /// new at a million cards: 31,000 lines, 15 MB, each hashed to be written and the file
+    /// read back to be compared). A file damaged, reordered or cut is written again.
+    var isUnchanged: Bool { previousIsExact && !keptNew && current.count == previous.count }
 
     /// The hash of what `card`'s excerpt is made from; nil when it has none to make.
     static func input(_ card: StoredCard) -> UInt64? {
@@ -65,6 +76,7 @@ final class ExcerptCache {
               currentBytes + bytes + 64 <= Self.maxFileBytes, !text.utf8.contains(where: { $0 < 0x20 }) else { return }
         current[id] = Entry(input: input, text: text)
         currentBytes += bytes + 64
+        if let last = previous[id], last.input == input, last.text == text {} else { keptNew = true }
     }
 
     /// Keeps the last run's excerpt of the card `id` for the next run, as it was: a card on a
@@ -100,10 +112,13 @@ final class ExcerptCache {
     }
 
     /// The entries of the file at `path`; none when it is missing, not a regular file, too
-    /// big or of another format; a damaged line is left out.
-    private static func read(_ path: String) -> [Int64: Entry] {
-        guard let data = SiteFiles.readRegularFile(path, limit: maxFileBytes) else { return [:] }
+    /// big or of another format; a damaged line is left out. With whether the file is exactly
+    /// what `bytes()` writes for them (see `previousIsExact`).
+    private static func read(_ path: String) -> (entries: [Int64: Entry], exact: Bool) {
+        guard let data = SiteFiles.readRegularFile(path, limit: maxFileBytes) else { return ([:], false) }
         var out: [Int64: Entry] = [:]
+        var exact = false  // until the header is read
+        var lastID: Int64 = 0
         // Walked as bytes, each line once (31,000 lines, 15 MB: splitting into arrays and
         // Strings per field was a twentieth of a rerun).
         data.withUnsafeBufferPointer { bytes in
@@ -119,9 +134,12 @@ final class ExcerptCache {
                     end += 1
                 }
                 defer { start = end + 1 }
+                // `bytes()` ends every line with a line break.
+                if end == bytes.count { exact = false }
                 if first {
                     first = false
                     guard UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual(format.utf8) else { return }
+                    exact = end < bytes.count
                     continue
                 }
                 // No control character but the three tabs between fields: the writer keeps no
@@ -130,15 +148,27 @@ final class ExcerptCache {
                       tabs[1] - tabs[0] == 17, end - tabs[2] == 17,
                       let id = decimal(bytes[start..<tabs[0]]), id > 0,
                       let input = hex(bytes[(tabs[0] + 1)..<tabs[1]]),
-                      let check = hex(bytes[(tabs[2] + 1)..<end]) else { continue }
+                      let check = hex(bytes[(tabs[2] + 1)..<end]) else {
+                    exact = false
+                    continue
+                }
                 var hash = StableHash.Accumulator()
                 hash.add(UnsafeBufferPointer(rebasing: bytes[start..<tabs[2]]))
                 guard hash.value == check,
-                      let text = String(validating: UnsafeBufferPointer(rebasing: bytes[(tabs[1] + 1)..<tabs[2]]), as: UTF8.self) else { continue }
+                      let text = String(validating: UnsafeBufferPointer(rebasing: bytes[(tabs[1] + 1)..<tabs[2]]), as: UTF8.self) else {
+                    exact = false
+                    continue
+                }
+                // Written back as `bytes()` writes it: ids rising, no leading zero (the hex
+                // fields are read only as it writes them).
+                if id <= lastID || bytes[start] == 0x30 { exact = false }
+                lastID = max(lastID, id)
                 out[id] = Entry(input: input, text: text)
             }
+            // Lines left unread (past `maxEntries`).
+            if start < bytes.count { exact = false }
         }
-        return out
+        return (out, exact)
     }
 
     /// Decimal digits only, at most 18 (no sign, no overflow).

@@ -37,21 +37,26 @@ struct SitePages {
 
     // MARK: Latest digest
 
-    /// The index: `sections` (the rendered sections in `sectionBefore` order) between the page's
-    /// head and foot; with the head's length (where the first section starts).
-    func index(sections: [ArraySlice<UInt8>]) -> (bytes: [UInt8], headLength: Int) {
+    /// The index's head and foot, around its sections (rendered, in `sectionBefore` order;
+    /// `empty`: none).
+    func indexFrame(empty: Bool) -> (head: [UInt8], tail: [UInt8]) {
         var head = ""
         PageFrame.open(title: options.title, siteTitle: options.title, root: "", section: .latest, into: &head)
         head += "<p class=\"lede\">Cards since " + CardHTML.shortDate(options.since) + " UTC, a row per source, the source with the newest card first. "
         head += "All of them by order: " + switcherLinks(current: nil) + ".</p>\n"
         var tail = ""
-        if sections.isEmpty { tail += "<p class=\"empty\">No new cards since " + CardHTML.shortDate(options.since) + " UTC.</p>\n" }
+        if empty { tail += "<p class=\"empty\">No new cards since " + CardHTML.shortDate(options.since) + " UTC.</p>\n" }
         PageFrame.close(into: &tail)
-        var out = Array(head.utf8)
-        out.reserveCapacity(out.count + sections.reduce(0) { $0 + $1.count } + tail.utf8.count)
+        return (Array(head.utf8), Array(tail.utf8))
+    }
+
+    /// The index: `sections` between `frame`'s head and foot (`indexFrame`).
+    static func index(_ frame: (head: [UInt8], tail: [UInt8]), sections: [ArraySlice<UInt8>]) -> [UInt8] {
+        var out = frame.head
+        out.reserveCapacity(out.count + sections.reduce(0) { $0 + $1.count } + frame.tail.count)
         for section in sections { out += section }
-        out += tail.utf8
-        return (out, head.utf8.count)
+        out += frame.tail
+        return out
     }
 
     /// The index's section of `source` (its row of `cards`; the source must have a card since

@@ -1,9 +1,10 @@
 import FeedModel
 import Foundation
-import HTMLDigest
 import Storage
 import TestSupport
 import XCTest
+
+@testable import HTMLDigest
 
 /// The latest pages' excerpts kept between runs (`.feeds-excerpts`): a rerun takes them from
 /// there, an edited card's is made again, a damaged file is no entry; whatever the file held,
@@ -54,6 +55,51 @@ final class ExcerptCacheTests: DigestTestCase {
         let report = try writeSite()
         XCTAssertEqual(report.written, [])
         try assertSameAsFresh("rerun")
+    }
+
+    /// A file of the right entries that is not byte for byte what the writer writes (lines in
+    /// another order, a line twice, an id with a leading zero, the last line without its line
+    /// break, an empty line, a damaged line after the good ones, a line missing) is written
+    /// again by a rerun with nothing new, as a fresh write writes it; one that is exactly the
+    /// writer's, with the run's entries, is neither made nor written (`isUnchanged`).
+    func testARerunWritesTheCacheAgainUnlessItIsExactlyTheWritersOwn() throws {
+        try fillStore()
+        try writeSite()
+        let good = try entries()
+        XCTAssertGreaterThanOrEqual(good.count, 2)
+        let lines = good.map { Self.line($0[0], $0[1], $0[2]) }
+        let header = "feeds-excerpts 1\n"
+        let exact = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        XCTAssertEqual(exact, header + lines.joined(separator: "\n") + "\n", "the lines as the writer writes them")
+
+        let ids = good.compactMap { Int64($0[0]) }
+        let same = ExcerptCache(root: site)
+        ids.forEach(same.carry)
+        XCTAssertTrue(same.isUnchanged)
+        let fewer = ExcerptCache(root: site)
+        ids.dropLast().forEach(fewer.carry)
+        XCTAssertFalse(fewer.isUnchanged, "an entry this run does not keep")
+
+        let variants: [(String, String)] = [
+            ("another order", header + lines.reversed().joined(separator: "\n") + "\n"),
+            ("a line twice", header + (lines + [lines[0]]).joined(separator: "\n") + "\n"),
+            ("a leading zero", header + ([Self.line("0" + good[0][0], good[0][1], good[0][2])] + lines.dropFirst()).joined(separator: "\n") + "\n"),
+            ("no last line break", header + lines.joined(separator: "\n")),
+            ("an empty line", header + lines.joined(separator: "\n\n") + "\n"),
+            ("a damaged line after", header + lines.joined(separator: "\n") + "\nnot a line\n"),
+            ("a line missing", header + lines.dropLast().joined(separator: "\n") + "\n"),
+        ]
+        for (label, text) in variants {
+            try text.write(toFile: cacheFile, atomically: true, encoding: .utf8)
+            if label != "a line missing" {  // an exact file of fewer entries: the run keeps one more
+                let cache = ExcerptCache(root: site)
+                ids.forEach(cache.carry)
+                XCTAssertFalse(cache.isUnchanged, label)
+            }
+            try writeSite()
+            XCTAssertEqual(try String(contentsOfFile: cacheFile, encoding: .utf8), exact, label)
+            try assertSameAsFresh(label)
+        }
     }
 
     func testARerunTakesTheExcerptFromTheCache() throws {

@@ -77,6 +77,41 @@ final class IndexSectionsTests: DigestTestCase {
         XCTAssertTrue(index.contains(">Xost b1<"), "Beta's section was rendered again")
     }
 
+    /// A rerun with nothing new leaves `.feeds-index` as it is when it is exactly what the
+    /// writer writes; sections of the right entries written otherwise (in another order, a line
+    /// twice, a number with a plus or a leading zero, the last line without its line break, an
+    /// empty line) are taken, and the file is written again as a fresh write writes it.
+    func testARerunWritesTheSectionsFileAgainUnlessItIsExactlyTheWritersOwn() throws {
+        try fill()
+        try writeSite(options: options())
+        let path = site + "/" + IndexSections.fileName
+        let exact = try String(contentsOfFile: path, encoding: .utf8)
+        var lines = exact.components(separatedBy: "\n")
+        XCTAssertEqual(lines.removeLast(), "")
+        let header = lines.removeFirst()
+        XCTAssertGreaterThanOrEqual(lines.count, 3)
+        func changing(_ field: Int, of line: String, _ change: (String) -> String) -> String {
+            var fields = line.components(separatedBy: "\t")
+            fields[field] = change(fields[field])
+            return fields.joined(separator: "\t")
+        }
+        let variants: [(String, [String], String)] = [
+            ("another order", lines.reversed(), "\n"),
+            ("a line twice", lines + [lines[0]], "\n"),
+            ("a number with a plus", [changing(5, of: lines[0]) { "+" + $0 }] + lines.dropFirst(), "\n"),
+            ("a leading zero", [changing(4, of: lines[0]) { "0" + $0 }] + lines.dropFirst(), "\n"),
+            ("no last line break", lines, ""),
+            ("an empty line", lines.flatMap { [$0, ""] }, "\n"),
+        ]
+        for (label, body, end) in variants {
+            try (([header] + body).joined(separator: "\n") + end).write(toFile: path, atomically: true, encoding: .utf8)
+            let report = try writeSite(options: options())
+            XCTAssertEqual(report.written, [], label)
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), exact, label)
+            XCTAssertEqual(try contents(site), try freshSite(options()), label)
+        }
+    }
+
     func testAnEditedCardRendersItsSourcesSectionOnly() throws {
         try fill()
         try writeSite(options: options())
