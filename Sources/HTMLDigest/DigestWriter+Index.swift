@@ -88,7 +88,8 @@ extension DigestWriter {
             // The same sections at the same places: `.feeds-index` would be written as it is.
             if sections.isUnchanged { return }
         } else {
-            try files.write("index.html", index)
+            // Not the last one, read at the start: no need to read it again to compare.
+            try files.write("index.html", index, differs: sections.previousIndex != nil)
         }
         try files.writeOwn(IndexSections.fileName, sections.bytes(index: index))
     }

@@ -78,10 +78,11 @@ final class SiteFiles {
         }
     }
 
-    /// Puts `bytes` at `relative` unless the file already holds exactly them.
-    func write(_ relative: String, _ bytes: [UInt8]) throws {
+    /// Puts `bytes` at `relative` unless the file already holds exactly them (`differs`: the
+    /// caller read the file and knows it does not, so it is not read again to compare).
+    func write(_ relative: String, _ bytes: [UInt8], differs: Bool = false) throws {
         produced.insert(relative)
-        try put(relative, bytes)
+        try put(relative, bytes, differs: differs)
     }
 
     /// Counts the file at `relative` as this run's, left as it is (a page whose inputs did not
@@ -99,9 +100,9 @@ final class SiteFiles {
         if written.count > before { written.removeLast() } else { unchanged -= 1 }
     }
 
-    private func put(_ relative: String, _ bytes: [UInt8]) throws {
+    private func put(_ relative: String, _ bytes: [UInt8], differs: Bool = false) throws {
         let path = root + "/" + relative
-        if Self.holds(path, bytes) {
+        if !differs, Self.holds(path, bytes) {
             unchanged += 1
             return
         }
