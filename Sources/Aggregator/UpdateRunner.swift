@@ -148,7 +148,7 @@ public struct UpdateRunner {
     /// indexes' pages all over the file that is most of them each time. Measured at 1,000 feeds
     /// (CPU of the cold run): a checkpoint every 1,000 cards 8.8 s, every 3,000 8.2 s, only when
     /// a log reaches `checkpointPages` 8.0 s; at 200 feeds every 100 cards cost 46 fdatasyncs.
-    /// Since the logs are started on their way to the disk as they are written (`LogWriteback`),
+    /// Since the logs are started on their way to the disk as they are written (`FileWriteback`),
     /// 3 (1,500 cards) rather than 10 leaves less for the end of a run to copy and wait for:
     /// 200 new feeds, interleaved runs, on an empty home 29 of 32 faster (geometric mean 9%), on
     /// a million cards 24 of 30 (3% and 8% in two sets); 1,000 feeds cold the same (2.29-2.37 s

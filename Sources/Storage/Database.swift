@@ -132,13 +132,6 @@ final class Database {
         try check(sqlite3_file_control(handle, schema, SQLITE_FCNTL_PERSIST_WAL, &on), "keeping the write-ahead log")
     }
 
-    /// The write-ahead log file of `schema`'s database (its path), or nil in memory.
-    func logPath(_ schema: String = "main") -> String? {
-        guard path != ":memory:", let file = sqlite3_db_filename(handle, schema), file.pointee != 0,
-              let log = sqlite3_filename_wal(file) else { return nil }
-        return String(cString: log)
-    }
-
     /// The end of an update on `schema`'s database, its log kept for the next update (see
     /// `keepLogFile`): the log copied into the database file (a PASSIVE checkpoint), then
     /// restarted from its beginning by one small write of that file alone (`user_version`
@@ -193,8 +186,8 @@ final class Database {
         }
     }
 
-    /// The connection, for registering SQL functions (`CardIDFilter`) and finding its file's
-    /// descriptor (`DatabaseFileWriteback`); never leaves Storage.
+    /// The connection, for registering SQL functions (`CardIDFilter`) and finding its files'
+    /// descriptors (`FileWriteback`); never leaves Storage.
     var handleForExtensions: OpaquePointer { handle }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.

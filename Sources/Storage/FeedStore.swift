@@ -38,9 +38,11 @@ public final class FeedStore {
     /// The id set of filtered relevance searches, registered on the connection at first use.
     var cardIDFilter: CardIDFilter?
 
-    /// The log's pages started on their way to the disk after each batch (`tuneForBulkWrites`).
-    var logWriteback: LogWriteback?
-    /// Writebacks of the database file started by `finishBulkWrites` (`DatabaseFileWriteback`).
+    /// Whether the log's pages are started on their way to the disk after each batch
+    /// (`tuneForBulkWrites`, see `FileWriteback`), and how many times they were.
+    private var writesLogBack = false
+    private(set) var logWritebacks = 0
+    /// Writebacks of the database file started by `finishBulkWrites` (`FileWriteback`).
     private(set) var fileWritebacks = 0
 
     /// Statements of the hot paths (saving a fetch, recording a 304 or a failure), compiled once
@@ -104,11 +106,11 @@ extension FeedStore {
     /// - The log file kept when this connection closes last (`Database.keepLogFile`), for the
     ///   next update to write over (see `leaveLogForNextRun`).
     /// - The log's pages started on their way to the disk after each batch's commit
-    ///   (`LogWriteback`), rather than all of them synced by the checkpoint at the run's end.
+    ///   (`FileWriteback`), rather than all of them synced by the checkpoint at the run's end.
     public func tuneForBulkWrites(checkpointPages: Int, cacheKiB: Int) throws {
         try db.execute("PRAGMA wal_autocheckpoint = \(max(1, checkpointPages)); PRAGMA cache_size = -\(max(64, cacheKiB)); PRAGMA temp_store = MEMORY")
         try db.keepLogFile()
-        logWriteback = db.logPath().map(LogWriteback.init(path:))
+        writesLogBack = true
     }
 
     /// Runs `body` in one transaction, committed at its end: the methods of this store called in
@@ -124,7 +126,7 @@ extension FeedStore {
         defer { batchRows = nil }
         let result = try db.batchTransaction(body)
         for (id, row) in batchRows ?? [] { searchBacklog.byID[id] = row }
-        logWriteback?.start()
+        if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
         return result
     }
 
@@ -138,12 +140,12 @@ extension FeedStore {
     /// end of the saving to the exit: on a million cards 0.20-0.43 s before, 0.15-0.30 s after;
     /// on an empty home 0.10-0.13 s before, 0.09-0.12 s after.
     ///
-    /// What the copy wrote is then started on its way to the disk (`DatabaseFileWriteback`),
+    /// What the copy wrote is then started on its way to the disk (`FileWriteback`),
     /// to be written while the index thread works rather than synced all at the very end.
     public func finishBulkWrites() throws {
         try settleTitleOrder(foldingAtLeast: titleFoldKeys)
         try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
-        if DatabaseFileWriteback.start(db) { fileWritebacks += 1 }
+        if FileWriteback.start(db, .database) { fileWritebacks += 1 }
     }
 
     /// The end of an update, once its other connections are done: the cards' log restarted for

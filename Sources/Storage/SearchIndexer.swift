@@ -30,9 +30,10 @@ public final class SearchIndexer {
     static let attachedName = "search"
 
     let db: Database
-    /// The index's log started on its way to the disk after each refresh (`keepLogFiles`: the
-    /// update's index thread; see `LogWriteback`).
-    private(set) var logWriteback: LogWriteback?
+    /// Whether the index's log is started on its way to the disk after each refresh
+    /// (`keepLogFiles`: the update's index thread; see `FileWriteback`), and how many times it was.
+    private var writesLogBack = false
+    private(set) var logWritebacks = 0
     /// Turns a description into the text to index (see `FeedStore.descriptionText`), for the
     /// cards whose text is not among the rows handed to `refresh`.
     public var descriptionText: ((String) -> String)?
@@ -172,7 +173,7 @@ public final class SearchIndexer {
             try db.execute("UPDATE search_state SET id = 1")
             let result = try refreshLocked(rows)
             try db.execute("COMMIT")
-            logWriteback?.start()
+            if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
             return result
         } catch {
             if db.isInTransaction { try? db.execute("ROLLBACK") }
@@ -185,11 +186,11 @@ public final class SearchIndexer {
     /// (`FeedStore.tuneForBulkWrites`): the update's index thread. The index's log (14-27 MB
     /// a run of 200 new feeds on a million cards) was a new file every run, each of its pages
     /// fresh (see `Database.keepLogFile`), the directory synced at its creation. Its pages are
-    /// then started on their way to the disk after each refresh (`LogWriteback`).
+    /// then started on their way to the disk after each refresh (`FileWriteback`).
     public func keepLogFiles() throws {
         try db.keepLogFile("store")
         try db.keepLogFile("main")
-        logWriteback = db.logPath("main").map(LogWriteback.init(path:))
+        writesLogBack = true
     }
 
     /// The end of an update's indexing: the index's log restarted for the next update as the
