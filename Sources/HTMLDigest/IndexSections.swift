@@ -34,6 +34,14 @@ final class IndexSections {
         var images: [String]
         /// The section's bytes (empty: the source has no section).
         var bytes: ArraySlice<UInt8>
+
+        /// Whether this section at `offset` has `last`'s line in the file (`line`), `last` read
+        /// from it (its bytes' place in the last index.html is where they start).
+        func isLine(of last: Entry, at offset: Int) -> Bool {
+            offset == last.bytes.startIndex && bytes.count == last.bytes.count && stamp == last.stamp
+                && validFrom == last.validFrom && validUntil == last.validUntil && first?.note == last.first?.note
+                && cardIDs == last.cardIDs && images == last.images
+        }
     }
 
     private let previous: [Int64: Entry]
@@ -97,8 +105,7 @@ final class IndexSections {
     func record(_ source: SourceID, _ entry: Entry, offset: Int) {
         current.append((source.rawValue, entry, offset))
         if !recordedNew {
-            let last = previous[source.rawValue]
-            recordedNew = last.map { Self.line(source.rawValue, $0, offset: $0.bytes.startIndex) } != Self.line(source.rawValue, entry, offset: offset)
+            recordedNew = !(previous[source.rawValue].map { entry.isLine(of: $0, at: offset) } ?? false)
         }
     }
 

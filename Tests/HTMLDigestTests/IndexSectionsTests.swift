@@ -112,6 +112,25 @@ final class IndexSectionsTests: DigestTestCase {
         }
     }
 
+    /// A card whose stamp moves without a visible change (its `changed_at`, as a restored
+    /// backup's might): its section is rendered again to the same bytes, so index.html is the
+    /// last one, but the section's new stamp is recorded, as a fresh write records it.
+    func testASectionRenderedToTheSameBytesIsRecordedAgain() throws {
+        try fill()
+        try writeSite(options: options())
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [directory.path + "/feeds.db", "UPDATE cards SET changed_at = changed_at + 1 WHERE card_key = (SELECT card_key FROM cards WHERE guid = 'a1')"]
+        try shell.run()
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 0)
+        let before = try read("index.html")
+        let report = try writeSite(options: options())
+        XCTAssertEqual(try read("index.html"), before)
+        XCTAssertFalse(report.written.contains("index.html"))
+        XCTAssertEqual(try contents(site), try freshSite(options()))
+    }
+
     func testAnEditedCardRendersItsSourcesSectionOnly() throws {
         try fill()
         try writeSite(options: options())
