@@ -67,10 +67,10 @@ public struct CardOrder: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// The ORDER BY clause for a listing of `cards c JOIN sources s`. Each matches an index of
-    /// migration 2 term for term (since migration 19 two indexes, `cards_read_by_date` and
-    /// `cards_unread_by_date`, merged; `oldest` reads them backwards, one `undated` value at a
-    /// time, see `FeedStore.dateArms`); change one, change the other (SortOrderTests
-    /// and BigListingPlanTests check the plans).
+    /// migration 2 term for term (since migration 19 parts by state, merged: since migration 20
+    /// the index `cards_read_by_date` and the unread cards' two tables, `DatePart`; `oldest`
+    /// reads them backwards, one `undated` value at a time, see `FeedStore.dateArms`); change
+    /// one, change the other (SortOrderTests and BigListingPlanTests check the plans).
     var orderBy: String {
         keyTerms.map { $0.descending ? $0.expression + " DESC" : $0.expression }.joined(separator: ", ")
     }

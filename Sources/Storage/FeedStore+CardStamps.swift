@@ -45,12 +45,12 @@ extension FeedStore {
         count(*), sum(id & 4294967295), max(changed_at), sum(changed_at & 4294967295), sum(sort_date & 4294967295)
         """
 
-    /// `columns` of the entries of both parts of the cards by date (`DatePart`; the unread
-    /// part alone when `whereClause` keeps unread cards only), one walk of an index each:
-    /// the stamps are sums, taken in any order.
+    /// `columns` of the entries of the parts of the cards by date (`DatePart`; the unread
+    /// parts alone when `whereClause` keeps unread cards only), one walk of each: the stamps are
+    /// sums, taken in any order.
     static func entriesOfBothParts(_ columns: String, _ whereClause: String = "", unreadOnly: Bool = false) -> String {
         DatePart.parts(unreadOnly: unreadOnly).map { part in
-            "SELECT \(columns) FROM cards c INDEXED BY \(part.index) "
+            "SELECT \(columns) FROM \(part.cardsIndexed) "
                 + (whereClause.isEmpty ? "WHERE " : whereClause + " AND ") + part.condition
         }.joined(separator: "\nUNION ALL\n")
     }

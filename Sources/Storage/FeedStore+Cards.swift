@@ -210,19 +210,20 @@ extension FeedStore {
     /// lets the indexes by source range over the date instead (`cardFilter`).
     static let eitherDating = "c.undated IN (0, 1)"
 
-    /// Whether `query`'s filters take a range of dates (`--since`) of every source's cards,
-    /// read or not: no one index holds them by date since migration 19 (`DatePart`), so such a
-    /// selection is a range of each part (`selectingCards`), where as one SELECT SQLite would
-    /// read every card.
-    static func rangesBothDateParts(_ query: CardQuery) -> Bool {
-        query.since != nil && query.sourceID == nil && query.tag == nil && !query.unreadOnly
+    /// Whether `query`'s filters take a range of dates (`--since`) of every source's cards: no
+    /// one index holds them by date since migration 19 (`DatePart`; the unread ones alone since
+    /// migration 20), so such a selection is a range of each part (`selectingCards`), where as
+    /// one SELECT SQLite would read every card.
+    static func rangesDateParts(_ query: CardQuery) -> Bool {
+        query.since != nil && query.sourceID == nil && query.tag == nil
     }
 
-    /// `SELECT columns FROM cards c` with `filter` (of `query`), unordered: over both parts of
-    /// the cards by date when `rangesBothDateParts` (a compound SELECT; name the columns).
+    /// `SELECT columns FROM cards c` with `filter` (of `query`), unordered: over the parts of
+    /// the cards by date when `rangesDateParts` (a compound SELECT; name the columns).
     static func selectingCards(_ columns: String, _ query: CardQuery, _ filter: CardFilter) -> String {
-        guard rangesBothDateParts(query) else { return "SELECT \(columns) FROM cards c \(filter.whereClause)" }
-        return DatePart.parts(unreadOnly: false).map { "SELECT \(columns) FROM cards c \(filter.whereClause) AND \($0.condition)" }
+        guard rangesDateParts(query) else { return "SELECT \(columns) FROM cards c \(filter.whereClause)" }
+        return DatePart.parts(unreadOnly: query.unreadOnly)
+            .map { "SELECT \(columns) FROM \($0.cards) \(filter.whereClause) AND \($0.condition)" }
             .joined(separator: "\nUNION ALL\n")
     }
 
@@ -236,7 +237,7 @@ extension FeedStore {
     /// `countCards`' SELECT; internal so that a test can EXPLAIN it.
     static func countingCards(_ query: CardQuery) -> (sql: String, values: [SQLValue]) {
         let filter = cardFilter(query)
-        return (rangesBothDateParts(query) ? "SELECT count(*) FROM (\(selectingCards("1", query, filter)))"
+        return (rangesDateParts(query) ? "SELECT count(*) FROM (\(selectingCards("1", query, filter)))"
                 : "SELECT count(*) FROM cards c \(filter.whereClause)", filter.values)
     }
 
@@ -411,27 +412,40 @@ extension FeedStore {
         return selecting ? walkingOrderIndex : walk && !someSources
     }
 
-    /// The conditions of the walks a listing in `order` merges (one: no merge): for `oldest`
-    /// one per `undated` value, `cards_read_by_date` and `cards_unread_by_date` being read
-    /// backwards (their key is the `newest` order: a backwards walk of one would list the
-    /// undated cards first); and, `walksDates` over cards of both read states, one per part of
-    /// the cards by date (`DatePart`), each walk of an index in the order.
-    static func dateArms(_ query: CardQuery, order: CardOrder, walksDates: Bool) -> [String] {
+    /// One walk of a listing that merges walks (`dateArms`): the part of the cards by date it
+    /// reads, if any, and its own condition.
+    struct DateArm {
+        let part: DatePart?
+        let condition: String
+
+        /// `from` (a listing's FROM clause) as this walk reads it: with the part's cards.
+        func from(_ from: String) -> String { part?.replacingCards(in: from) ?? from }
+    }
+
+    /// The walks a listing in `order` merges (one: no merge): for `oldest` one per `undated`
+    /// value, the parts of the cards by date being read backwards (their key is the `newest`
+    /// order: a backwards walk of one would list the undated cards first); and, `walksDates`,
+    /// one per part of the cards by date (`DatePart`: the three, or the two unread ones), each
+    /// a walk in the order.
+    static func dateArms(_ query: CardQuery, order: CardOrder, walksDates: Bool) -> [DateArm] {
         let undated: [String?] = order == .oldest ? ["c.undated = 0", "c.undated = 1"] : [nil]
-        let parts: [String?] = walksDates ? DatePart.parts(unreadOnly: query.unreadOnly).map(\.condition) : [nil]
-        return undated.flatMap { u in parts.map { p in [u, p].compactMap { $0 }.joined(separator: " AND ") } }
+        let parts: [DatePart?] = walksDates ? DatePart.parts(unreadOnly: query.unreadOnly) : [nil]
+        return undated.flatMap { u in
+            parts.map { p in DateArm(part: p, condition: [u, p?.condition].compactMap { $0 }.joined(separator: " AND ")) }
+        }
     }
 
     /// A listing as walks merged by SQLite (a compound SELECT ordered by the order's key:
-    /// MERGE (UNION ALL), no sort), each walk the conditions and one of `arms`. The key's
-    /// columns come after `columns` (the readers of a listing read its first columns only);
-    /// the conditions' parameters are numbered, so every walk uses the same values.
+    /// MERGE (UNION ALL), no sort), each walk the conditions and one of `arms` (its part's
+    /// cards in `from`). The key's columns come after `columns` (the readers of a listing read
+    /// its first columns only); the conditions' parameters are numbered, so every walk uses
+    /// the same values.
     static func mergedListing(columns: String, from: String, whereClause: String, limitClause: String,
-                              order: CardOrder, arms: [String]) -> String {
+                              order: CardOrder, arms: [DateArm]) -> String {
         let terms = order.keyTerms.enumerated()
         let key = terms.map { "\($0.element.expression) AS order_k\($0.offset)" }.joined(separator: ", ")
         let walks = arms.map { arm in
-            "SELECT \(columns), \(key) FROM \(from) \(whereClause.isEmpty ? "WHERE" : whereClause + " AND") \(arm)"
+            "SELECT \(columns), \(key) FROM \(arm.from(from)) \(whereClause.isEmpty ? "WHERE" : whereClause + " AND") \(arm.condition)"
         }
         let orderBy = terms.map { "order_k\($0.offset)" + ($0.element.descending ? " DESC" : "") }.joined(separator: ", ")
         return walks.joined(separator: "\nUNION ALL\n") + "\nORDER BY \(orderBy)\(limitClause)"
@@ -474,7 +488,7 @@ extension FeedStore {
             let walks = parts.map { date in
                 """
                 SELECT \(Self.cardColumns), c.sort_date AS day_k0, c.id AS day_k1
-                FROM cards c INDEXED BY \(date.index) JOIN sources s ON s.id = c.source_id
+                FROM \(date.cardsIndexed) JOIN sources s ON s.id = c.source_id
                 \(part.whereClause) AND \(date.condition)
                 """
             }

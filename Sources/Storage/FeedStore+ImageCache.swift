@@ -78,7 +78,7 @@ extension FeedStore: ImageRecordStore {
     /// with the source of the first card naming each: what a site regenerated from cron fills
     /// in, `limit` at a time (the archive's older cards get their pictures over a few runs).
     /// Reads at most `limit` cards' images; four walks of the cards by date (the dated cards,
-    /// the undated ones, each of both parts by read state, `DatePart`: each in sort_date DESC,
+    /// the undated ones, each of the parts by state, `DatePart`: each in sort_date DESC,
     /// id DESC order), merged by SQLite without a sort, give the cards in order (migration 13
     /// dropped `cards_newest`, which did in one walk), and the primary key of `cached_images`
     /// answers each lookup.
@@ -95,7 +95,7 @@ extension FeedStore: ImageRecordStore {
         let walks = [0, 1].flatMap { undated in
             DatePart.parts(unreadOnly: false).map { part in
                 """
-                SELECT c.image, c.source_id, c.sort_date AS k0, c.id AS k1 FROM cards c
+                SELECT c.image, c.source_id, c.sort_date AS k0, c.id AS k1 FROM \(part.cards)
                 WHERE c.undated = \(undated) AND \(part.condition) AND c.image IS NOT NULL AND c.image <> ''
                   AND NOT EXISTS (SELECT 1 FROM cached_images i WHERE i.url = c.image)
                 """

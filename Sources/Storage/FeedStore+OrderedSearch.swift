@@ -83,7 +83,7 @@ extension FeedStore {
         }
         let counts = try filterCounts(query, cards: cards)
         var walkable = cards
-        // Newest and oldest walk the unread cards' index (cards_unread_by_date) with --unread.
+        // Newest and oldest walk the unread cards' tables (`DatePart`) with --unread.
         let unreadIndexed = query.unreadOnly && (order == .newest || order == .oldest)
         if unreadIndexed { walkable = try unreadCards() }
         let sources = counts.sourceCards

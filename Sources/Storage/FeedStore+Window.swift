@@ -128,16 +128,16 @@ extension FeedStore {
 
 /// The walks of an order's key that a window reads (`listingPlace`, `listingAround`,
 /// `unreadPosition`): the order's index of the cards, or for `title` each of its two tables
-/// (migration 16: `FeedStore.titleTables`), or in a date order over all cards each part of the
-/// cards by date (migration 19: `DatePart`), whose rows are merged by their key.
+/// (migration 16: `FeedStore.titleTables`), or in a date order over every source each part of
+/// the cards by date (migrations 19 and 20: `DatePart`), whose rows are merged by their key.
 private struct KeyWalks {
     /// The key's terms as the walks compare them, term by term.
     let terms: [(expression: String, descending: Bool)]
     /// The expressions on `c` (and `s`) of the same values: the key of the card a window is around.
     let cardTerms: [String]
     let order: CardOrder
-    /// The parts of the cards by date walked apart (a date order over every source, both read
-    /// states), else nil: one walk, of whatever index SQLite takes.
+    /// The parts of the cards by date walked apart (a date order over every source: the three,
+    /// or the two unread ones), else nil: one walk, of whatever index SQLite takes.
     let dateParts: [DatePart]?
 
     /// One walk: its tables, and the condition joining the title table `t` to the cards `c`
@@ -155,8 +155,8 @@ private struct KeyWalks {
     init(_ order: CardOrder, _ query: CardQuery) {
         self.order = order
         let allSources = query.sourceID == nil && query.tag == nil
-        dateParts = allSources && !query.unreadOnly && order.walksCardsByDate(searching: false)
-            ? DatePart.parts(unreadOnly: false) : nil
+        dateParts = allSources && order.walksCardsByDate(searching: false)
+            ? DatePart.parts(unreadOnly: query.unreadOnly) : nil
         if order == .title {
             terms = FeedStore.titleTerms.map { ($0.table, $0.descending) }
             cardTerms = FeedStore.titleTerms.map(\.card)
@@ -169,7 +169,7 @@ private struct KeyWalks {
     /// The walks, with the cards `c` when the conditions test them (a title table alone holds
     /// the key and the id: counting or listing ids without conditions reads no card row).
     func walks(joiningCards: Bool) -> [Walk] {
-        if let dateParts { return dateParts.map { Walk(from: "cards c", joined: $0.condition) } }
+        if let dateParts { return dateParts.map { Walk(from: $0.cards, joined: $0.condition) } }
         guard order == .title else {
             return [Walk(from: order == .source ? "cards c JOIN sources s ON s.id = c.source_id" : "cards c", joined: nil)]
         }

@@ -35,6 +35,12 @@ public final class FeedStore {
     /// listings merge the three.
     public var titleFoldKeys = 10_000
 
+    /// The unread cards waiting in `unread_by_date_new` (migration 20) from which the end of an
+    /// update folds them into `unread_by_date` (`settleDateOrder`). One: every update folds
+    /// what it added, so that the next one's new cards enter an empty table, as on an empty
+    /// database; the fold writes the big table's leaves of the last days once.
+    public var dateFoldCards = 1
+
     /// The id set of filtered relevance searches, registered on the connection at first use.
     var cardIDFilter: CardIDFilter?
 
@@ -144,6 +150,7 @@ extension FeedStore {
     /// to be written while the index thread works rather than synced all at the very end.
     public func finishBulkWrites() throws {
         try settleTitleOrder(foldingAtLeast: titleFoldKeys)
+        try settleDateOrder(foldingAtLeast: dateFoldCards)
         try db.execute("PRAGMA main.wal_checkpoint(PASSIVE)")
         if FileWriteback.start(db, .database) { fileWritebacks += 1 }
     }

@@ -60,8 +60,8 @@ final class BigListingPlanTests: StoreTestCase {
     /// dated cards then the undated ones, merged without a sort; a range of dates is a range of
     /// an index of the cards by date for each `undated` value (migration 18 dropped
     /// `cards_stamps`, which began with the date); the images never fetched merge the dated and
-    /// undated walks newest first. (Since migration 19 the cards by date are two indexes, by
-    /// read state: `testEachCardIsInOneIndexByDateAndWalksMergeBoth`.)
+    /// undated walks newest first. (Since migration 19 the cards by date are parts by state,
+    /// since migration 20 an index and two tables: `DatePartsTests`.)
     func testTheIndexesMigration13DroppedAreReplacedByWalksOfTheOthers() throws {
         let indexes = try store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'cards'")
             .query { $0.string(0) ?? "" }
@@ -69,7 +69,7 @@ final class BigListingPlanTests: StoreTestCase {
         XCTAssertFalse(indexes.contains("cards_newest"), "\(indexes)")
         XCTAssertFalse(indexes.contains("cards_stamps"), "\(indexes)")
         XCTAssertFalse(indexes.contains("cards_by_date"), "\(indexes)")
-        XCTAssertTrue(indexes.contains("cards_read_by_date") && indexes.contains("cards_unread_by_date"), "\(indexes)")
+        XCTAssertTrue(indexes.contains("cards_read_by_date") && !indexes.contains("cards_unread_by_date"), "\(indexes)")
         for (query, walking) in [(CardQuery(limit: 50), false), (CardQuery(unreadOnly: true, limit: 50), false),
                                  (CardQuery(since: t(2), limit: 50), false), (CardQuery(tag: "world", limit: 50), true),
                                  (CardQuery(sourceID: news, limit: 50), true), (CardQuery(), false)] {
@@ -77,42 +77,40 @@ final class BigListingPlanTests: StoreTestCase {
             let text = try plan(listing.sql, listing.values)
             XCTAssertTrue(text.contains("MERGE (UNION ALL)"), "\(query):\n\(text)")
             XCTAssertFalse(text.contains("TEMP B-TREE"), "\(query):\n\(text)")
-            XCTAssertTrue(text.contains("cards_read_by_date") || text.contains("cards_unread_by_date"), "\(query):\n\(text)")
+            XCTAssertTrue(text.contains("cards_read_by_date") || walksOfTheUnreadTables(text) > 0, "\(query):\n\(text)")
         }
         // A range of dates: two ranges of each index of the cards by date (migration 18
         // dropped cards_stamps, which began with the date), not a scan of every card; marking
-        // read walks the unread cards' index, marking unread the read cards'.
-        func reading(_ statement: (sql: String, values: [SQLValue]), _ indexes: String...) -> (String, [SQLValue], [String]) {
-            (statement.sql, statement.values, indexes)
-        }
-        for (sql, values, indexes) in [
-            reading(FeedStore.countingCards(CardQuery(since: t(2))), "cards_read_by_date", "cards_unread_by_date"),
-            reading(FeedStore.countingCards(CardQuery(unreadOnly: true, since: t(2))), "cards_unread_by_date"),
-            reading(FeedStore.markDated(true, since: nil, before: t(2)), "cards_unread_by_date"),
-            reading(FeedStore.markDated(true, since: t(2), before: nil), "cards_unread_by_date"),
-            reading(FeedStore.markDated(false, since: t(1), before: t(2)), "cards_read_by_date"),
+        // read walks the unread cards' indexes (migration 20: two), marking unread the read cards'.
+        for (statement, read, unread) in [
+            (FeedStore.countingCards(CardQuery(since: t(2))), true, 2),
+            (FeedStore.countingCards(CardQuery(unreadOnly: true, since: t(2))), false, 2),
+            (FeedStore.markDated(true, since: nil, before: t(2)), false, 2),
+            (FeedStore.markDated(true, since: t(2), before: nil), false, 2),
+            (FeedStore.markDated(false, since: t(1), before: t(2)), true, 0),
         ] {
-            let text = try plan(sql, values)
-            for index in indexes {
-                XCTAssertTrue(text.contains("SEARCH") && text.contains("\(index) (undated=? AND sort_date"), "\(sql):\n\(text)")
-            }
-            XCTAssertEqual(text.components(separatedBy: "INDEX cards_").count - 1, indexes.count, "\(sql):\n\(text)")
+            let text = try plan(statement.sql, statement.values)
+            XCTAssertEqual(text.contains("SEARCH c USING INDEX cards_read_by_date (undated=? AND sort_date"), read, "\(statement.sql):\n\(text)")
+            XCTAssertEqual(text.components(separatedBy: "INDEX cards_").count - 1, read ? 1 : 0, "\(statement.sql):\n\(text)")
+            XCTAssertEqual(text.components(separatedBy: "SEARCH t USING PRIMARY KEY (undated=? AND sort_date").count - 1, unread,
+                           "\(statement.sql):\n\(text)")
         }
         let images = try plan(FeedStore.imagesNeverFetchedSQL, [.integer(10)])
-        XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_read_by_date")
-                      && images.contains("cards_unread_by_date"), images)
+        XCTAssertTrue(images.contains("MERGE (UNION ALL)") && images.contains("cards_read_by_date"), images)
+        XCTAssertEqual(walksOfTheUnreadTables(images), 4, images)
         XCTAssertFalse(images.contains("TEMP B-TREE"), images)
     }
 
     /// The unread cards of a listing ordered by date, in a range of dates or not, come from the
-    /// index of unread cards (migration 19: the read ones are in the other index by date).
+    /// unread cards' tables (migrations 19 and 20: the read ones are in an index by date).
     func testUnreadListingsWalkTheIndexOfUnreadCards() throws {
         for order in [CardOrder.newest, .oldest] {
             for query in [CardQuery(unreadOnly: true, limit: 50), CardQuery(unreadOnly: true, since: t(2), limit: 50)] {
                 let listing = FeedStore.listing(try store.resolvingTag(query), order: order)
                 let text = try plan(listing.sql, listing.values)
-                XCTAssertTrue(text.contains("cards_unread_by_date"), "\(order) \(query):\n\(text)")
+                XCTAssertEqual(walksOfTheUnreadTables(text), order == .oldest ? 4 : 2, "\(order) \(query):\n\(text)")
                 XCTAssertFalse(text.contains("INDEX cards_read_by_date"), "\(order) \(query):\n\(text)")
+                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(order) \(query):\n\(text)")
             }
         }
     }

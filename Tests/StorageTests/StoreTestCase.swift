@@ -32,6 +32,12 @@ class StoreTestCase: XCTestCase {
                                                    keepDays: keepDays, keepCount: keepCount), now: t(0))
     }
 
+    /// How many walks of the unread cards' tables by date (`t` in their views, migration 20) a
+    /// query plan (its lines, as EXPLAIN QUERY PLAN details) has.
+    func walksOfTheUnreadTables(_ plan: String) -> Int {
+        plan.split(separator: "\n").filter { $0.hasPrefix("SCAN t") || $0.hasPrefix("SEARCH t USING PRIMARY KEY") }.count
+    }
+
     func article(_ guid: String, title: String? = nil, published: Timestamp? = nil,
                  description: String? = nil) -> Card {
         Card(id: guid, title: title ?? "Title \(guid)", description: description,
