@@ -50,7 +50,7 @@ extension FeedStore {
     /// sums, taken in any order.
     static func entriesOfBothParts(_ columns: String, _ whereClause: String = "", unreadOnly: Bool = false) -> String {
         DatePart.parts(unreadOnly: unreadOnly).map { part in
-            "SELECT \(columns) FROM \(part.cardsIndexed) "
+            "SELECT \(columns) FROM \(part.indexed(part.keys)) "
                 + (whereClause.isEmpty ? "WHERE " : whereClause + " AND ") + part.condition
         }.joined(separator: "\nUNION ALL\n")
     }

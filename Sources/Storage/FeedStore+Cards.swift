@@ -219,11 +219,12 @@ extension FeedStore {
     }
 
     /// `SELECT columns FROM cards c` with `filter` (of `query`), unordered: over the parts of
-    /// the cards by date when `rangesDateParts` (a compound SELECT; name the columns).
+    /// the cards by date when `rangesDateParts` (a compound SELECT; name the columns), their
+    /// entries alone (`DatePart.keys`: `columns` and the filters read their columns only).
     static func selectingCards(_ columns: String, _ query: CardQuery, _ filter: CardFilter) -> String {
         guard rangesDateParts(query) else { return "SELECT \(columns) FROM cards c \(filter.whereClause)" }
         return DatePart.parts(unreadOnly: query.unreadOnly)
-            .map { "SELECT \(columns) FROM \($0.cards) \(filter.whereClause) AND \($0.condition)" }
+            .map { "SELECT \(columns) FROM \($0.keys) \(filter.whereClause) AND \($0.condition)" }
             .joined(separator: "\nUNION ALL\n")
     }
 
@@ -488,7 +489,7 @@ extension FeedStore {
             let walks = parts.map { date in
                 """
                 SELECT \(Self.cardColumns), c.sort_date AS day_k0, c.id AS day_k1
-                FROM \(date.cardsIndexed) JOIN sources s ON s.id = c.source_id
+                FROM \(date.indexed(date.cards)) JOIN sources s ON s.id = c.source_id
                 \(part.whereClause) AND \(date.condition)
                 """
             }

@@ -62,7 +62,7 @@ extension FeedStore {
         guard read else { return (([markingUpdate(read)] + conditions).joined(separator: " AND "), values) }
         // The unread cards are two parts (`DatePart`): a range of each, their ids in one list.
         let ranges = DatePart.parts(unreadOnly: true).map { part in
-            "SELECT c.id FROM \(part.cards) WHERE " + ([part.condition] + conditions).joined(separator: " AND ")
+            "SELECT c.id FROM \(part.keys) WHERE " + ([part.condition] + conditions).joined(separator: " AND ")
         }
         return ("UPDATE cards SET is_read = ?1 WHERE id IN (\(ranges.joined(separator: " UNION ALL ")))", values)
     }

@@ -169,7 +169,8 @@ private struct KeyWalks {
     /// The walks, with the cards `c` when the conditions test them (a title table alone holds
     /// the key and the id: counting or listing ids without conditions reads no card row).
     func walks(joiningCards: Bool) -> [Walk] {
-        if let dateParts { return dateParts.map { Walk(from: $0.cards, joined: $0.condition) } }
+        // The parts' entries alone: the conditions of a window test their columns only.
+        if let dateParts { return dateParts.map { Walk(from: $0.keys, joined: $0.condition) } }
         guard order == .title else {
             return [Walk(from: order == .source ? "cards c JOIN sources s ON s.id = c.source_id" : "cards c", joined: nil)]
         }

@@ -528,11 +528,12 @@ enum Schema {
         // more than the index saved (tried: 0.5 s a fold of 13,800 cards of ~3 KB).
         // A card changed in place (read state, dates, `changed_at`, source) leaves both tables
         // and, unread, enters the new one. Both tables carry what the index carried (the key,
-        // `changed_at` and `source_id` for the stamps); the views `unread_cards` and
-        // `unread_cards_new` show them as cards (`DatePart`): the key's columns from the table,
-        // the rest from the card's row, joined LEFT so that SQLite reads no card row for a walk
-        // of the key's columns alone (a LEFT JOIN on the card's id that nothing reads is left
-        // out; in a SELECT of its own, not flattened into an aggregate).
+        // `changed_at` and `source_id` for the stamps) and `is_read` (always 0), so that a walk of
+        // those columns alone (counts, ids, stamps) reads a table as it read the index, with the
+        // same conditions on `c`; the views `unread_cards` and `unread_cards_new` show them as
+        // cards (`DatePart`): the key's columns from the table, the rest from the card's row,
+        // joined LEFT so that SQLite reads no card row where a listing reads no card column (a
+        // LEFT JOIN on the card's id that nothing reads is left out, but not in an aggregate).
         """
         CREATE TABLE unread_by_date (
             undated    INTEGER NOT NULL,
@@ -540,6 +541,7 @@ enum Schema {
             id         INTEGER NOT NULL,
             changed_at INTEGER NOT NULL,
             source_id  INTEGER NOT NULL,
+            is_read    INTEGER GENERATED ALWAYS AS (0) VIRTUAL,
             PRIMARY KEY (undated, sort_date DESC, id DESC)
         ) WITHOUT ROWID, STRICT;
         -- The same shape as unread_by_date on purpose: the fold moves its rows there as they are.
@@ -549,6 +551,7 @@ enum Schema {
             id         INTEGER NOT NULL,
             changed_at INTEGER NOT NULL,
             source_id  INTEGER NOT NULL,
+            is_read    INTEGER GENERATED ALWAYS AS (0) VIRTUAL,
             PRIMARY KEY (undated, sort_date DESC, id DESC)
         ) WITHOUT ROWID, STRICT;
         INSERT INTO unread_by_date (undated, sort_date, id, changed_at, source_id)

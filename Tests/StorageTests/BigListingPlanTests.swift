@@ -92,7 +92,7 @@ final class BigListingPlanTests: StoreTestCase {
             let text = try plan(statement.sql, statement.values)
             XCTAssertEqual(text.contains("SEARCH c USING INDEX cards_read_by_date (undated=? AND sort_date"), read, "\(statement.sql):\n\(text)")
             XCTAssertEqual(text.components(separatedBy: "INDEX cards_").count - 1, read ? 1 : 0, "\(statement.sql):\n\(text)")
-            XCTAssertEqual(text.components(separatedBy: "SEARCH t USING PRIMARY KEY (undated=? AND sort_date").count - 1, unread,
+            XCTAssertEqual(text.components(separatedBy: "SEARCH c USING PRIMARY KEY (undated=? AND sort_date").count - 1, unread,
                            "\(statement.sql):\n\(text)")
         }
         let images = try plan(FeedStore.imagesNeverFetchedSQL, [.integer(10)])

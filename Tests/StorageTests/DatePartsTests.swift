@@ -187,7 +187,7 @@ final class DatePartsTests: StoreTestCase {
             let text = try plan(sql, values)
             XCTAssertTrue(text.contains("INDEX cards_read_by_date (undated=? AND sort_date>?)"), "\(sql):\n\(text)")
             // Each unread table, no card row read (the views' join left out).
-            XCTAssertEqual(text.components(separatedBy: "SEARCH t USING PRIMARY KEY (undated=? AND sort_date>?)").count - 1, 2, "\(sql):\n\(text)")
+            XCTAssertEqual(text.components(separatedBy: "SEARCH c USING PRIMARY KEY (undated=? AND sort_date>?)").count - 1, 2, "\(sql):\n\(text)")
             XCTAssertFalse(text.contains("SEARCH c USING INTEGER PRIMARY KEY"), "\(sql):\n\(text)")
         }
     }
