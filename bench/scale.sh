@@ -165,8 +165,8 @@ sync   # the copy's 4 GB written out now, not during the first timed update (its
 # feeds copied 20 times, every rep with the same dates, so each rep's cards piled up on the
 # earlier reps' dates 20 deep (the young database's six rounds on one 9-hour window). At least 9
 # reps (the median, and the mean beside it): a run's time on this machine varies by +-20%, the
-# medians of 16 runs of one binary twice differed by 3.5 %, and on the big database every third
-# update or so folds the title order's keys (FeedStore.titleFoldKeys: +0.2 s that run), which
+# medians of 16 runs of one binary twice differed by 3.5 %, and on the big database every ninth
+# update or so folds the title order's keys (FeedStore.titleFoldKeys: +0.3 s that run), which
 # the median leaves out and the mean counts.
 YOUNG=6; [ "$BENCH_QUICK" = 1 ] && YOUNG=2
 UREPS=$BENCH_REPS; [ "$BENCH_QUICK" = 1 ] || [ "$UREPS" -ge 9 ] || UREPS=9
