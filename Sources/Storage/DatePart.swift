@@ -4,10 +4,11 @@
 /// saved or changed since the last fold (`unread_by_date_new`, small: what an update adds goes
 /// there and its end folds it into the other, `FeedStore.settleDateOrder`). A walk reads a
 /// table as `c` where it reads the entries' columns alone (`keys`), else the view that shows it
-/// as cards (`unread_cards c`), so a walk's conditions on `c` are the same in every part. A walk over the cards of every state by date reads the three: a
-/// compound SELECT of a part each, merged by SQLite on the key without a sort when ordered
-/// (`FeedStore.mergedListing`), or its sums and counts added (the stamps). A walk of unread
-/// cards alone reads the two unread parts.
+/// as cards (`unread_cards c`), so a walk's conditions on `c` are the same in every part. A
+/// walk over the cards of every state by date reads the three: a compound SELECT of a part
+/// each, merged by SQLite on the key without a sort when ordered (`FeedStore.mergedListing`),
+/// or its sums and counts added (the stamps). A walk of unread cards alone reads the two
+/// unread parts.
 struct DatePart: Equatable {
     /// The part's cards as `c`, for a FROM clause.
     let cards: String
