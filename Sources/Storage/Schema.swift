@@ -534,6 +534,8 @@ enum Schema {
         // cards (`DatePart`): the key's columns from the table, the rest from the card's row,
         // joined LEFT so that SQLite reads no card row where a listing reads no card column (a
         // LEFT JOIN on the card's id that nothing reads is left out, but not in an aggregate).
+        // The views name every column of `cards`: a migration that adds one makes them again.
+        // A read card changed in place (a new `changed_at` at every edit) runs no trigger body.
         """
         CREATE TABLE unread_by_date (
             undated    INTEGER NOT NULL,
@@ -580,8 +582,10 @@ enum Schema {
         END;
         CREATE TRIGGER unread_by_date_update
         AFTER UPDATE OF id, source_id, published, updated, changed_at, is_read, sort_date ON cards
-        WHEN new.is_read IS NOT old.is_read OR new.id IS NOT old.id OR new.source_id IS NOT old.source_id
-             OR new.undated IS NOT old.undated OR new.sort_date IS NOT old.sort_date OR new.changed_at IS NOT old.changed_at
+        WHEN (old.is_read = 0 OR new.is_read = 0)
+             AND (new.is_read IS NOT old.is_read OR new.id IS NOT old.id OR new.source_id IS NOT old.source_id
+                  OR new.undated IS NOT old.undated OR new.sort_date IS NOT old.sort_date
+                  OR new.changed_at IS NOT old.changed_at)
         BEGIN
             DELETE FROM unread_by_date WHERE old.is_read = 0
                 AND undated = old.undated AND sort_date = old.sort_date AND id = old.id;
