@@ -10,9 +10,14 @@ import Storage
 struct CardHTML {
     /// Site images by card image URL.
     let images: [String: DigestImage]
-    /// Excerpts by card id, computed once (a card shows on several pages).
-    private var excerpts: [CardID: String] = [:]
-    private var titles: [CardID: String] = [:]
+    /// Excerpts and display titles by card id, each with the `changedAt` of the card it was
+    /// made from, computed once: a card shows on its day's archive page, its source's page, its
+    /// tags' pages and maybe the front page. Kept from page to page up to `keptTextBytes`
+    /// (`forgetTexts`).
+    private var excerpts: [CardID: KeptText] = [:]
+    private var titles: [CardID: KeptText] = [:]
+    /// What `excerpts` and `titles` hold, about (their texts and a dictionary entry each).
+    private var keptBytes = 0
     /// The image URLs the rendered cards showed (their files are copied into the site).
     private(set) var shownImages: [String] = []
     private var shownSet = Set<String>()
@@ -125,18 +130,47 @@ struct CardHTML {
         for url in urls where shownSet.insert(url).inserted { shownImages.append(url) }
     }
 
-    /// Forgets the titles and excerpts worked out so far: between archive pages, whose cards
-    /// show nowhere else, so that memory does not grow with the archive.
+    struct KeptText {
+        let changedAt: Timestamp
+        let text: String
+    }
+
+    /// The titles and excerpts kept from page to page at most, in bytes (about): 10,000 cards'
+    /// (~3 MB) whole. Each card's excerpt was made again for every page it shows on (a run over
+    /// 10,000 cards made ~35,000, the most of a cold write), but a million cards' would not fit
+    /// in the memory `feeds html` takes.
+    static let keptTextBytes = 6 << 20
+
+    /// Between pages: forgets the titles and excerpts worked out so far once they hold more than
+    /// `keptTextBytes`, so that memory does not grow with the archive.
     mutating func forgetTexts() {
+        guard keptBytes > Self.keptTextBytes else { return }
         excerpts = [:]
         titles = [:]
+        keptBytes = 0
+    }
+
+    private mutating func keepExcerpt(_ text: String, of stored: StoredCard) {
+        excerpts[stored.id] = KeptText(changedAt: stored.changedAt, text: text)
+        keptBytes += text.utf8.count + 64
+    }
+
+    private mutating func keepTitle(_ text: String, of stored: StoredCard) {
+        titles[stored.id] = KeptText(changedAt: stored.changedAt, text: text)
+        keptBytes += text.utf8.count + 64
+    }
+
+    /// The kept text of `stored` in `texts`, if it was made from the card as it is.
+    private func kept(_ stored: StoredCard, in texts: [CardID: KeptText]) -> String? {
+        guard let kept = texts[stored.id], kept.changedAt == stored.changedAt else { return nil }
+        return kept.text
     }
 
     /// The display title (see `Card.displayTitle`).
     mutating func title(_ stored: StoredCard) -> String {
-        if let title = titles[stored.id] { return title }
+        if let title = kept(stored, in: titles) { return title }
         let title = stored.card.displayTitle(plainText: { HTMLText.plainText($0) })
-        titles[stored.id] = title
+        keepTitle(title, of: stored)
         return title
     }
 
@@ -145,9 +179,9 @@ struct CardHTML {
     /// characters (`textExcerptLength` for a card without image). Plain text, so the cut cannot
     /// leave a tag open, and it is escaped like every other string.
     mutating func excerpt(_ stored: StoredCard) -> String {
-        if let excerpt = excerpts[stored.id] { return excerpt }
+        if let excerpt = kept(stored, in: excerpts) { return excerpt }
         let text = Self.makeExcerpt(stored)
-        excerpts[stored.id] = text
+        keepExcerpt(text, of: stored)
         return text
     }
 
@@ -157,37 +191,39 @@ struct CardHTML {
     /// With `cache`, the excerpts it has of the same input are taken from it, the others made,
     /// and all kept in it for the next run.
     mutating func prepareExcerpts(_ cards: [StoredCard], cache: ExcerptCache? = nil) {
-        guard let cache else { return makeExcerpts(cards) }
+        guard let cache else { return makeExcerpts(cards.filter { kept($0, in: excerpts) == nil }) }
         var missing: [StoredCard] = []
         var inputs: [(StoredCard, UInt64)] = []
         for card in cards {
             guard let input = ExcerptCache.input(card) else { continue }
             inputs.append((card, input))
-            if let text = cache.excerpt(card, input: input) { excerpts[card.id] = text } else { missing.append(card) }
+            if kept(card, in: excerpts) != nil { continue }
+            if let text = cache.excerpt(card, input: input) { keepExcerpt(text, of: card) } else { missing.append(card) }
         }
         makeExcerpts(missing)
-        for (card, input) in inputs { cache.keep(card, input: input, text: excerpts[card.id] ?? Self.makeExcerpt(card)) }
+        for (card, input) in inputs { cache.keep(card, input: input, text: kept(card, in: excerpts) ?? Self.makeExcerpt(card)) }
     }
 
     private mutating func makeExcerpts(_ cards: [StoredCard]) {
-        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, cards.count / 200))
+        // Chunks of ~25 cards at least: a page's 200 cards in one chunk were made on one core.
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, cards.count / 25))
         // NSLock rather than Synchronization.Mutex: ThreadSanitizer sees a pthread mutex's
         // ordering, not the futexes of Mutex on Linux (`make test-sanitizers`).
         let lock = NSLock()
-        nonisolated(unsafe) var results = [[(CardID, String)]](repeating: [], count: chunks)
+        nonisolated(unsafe) var results = [[String]](repeating: [], count: chunks)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            var part: [(CardID, String)] = []
+            var part: [String] = []
             var i = chunk
             while i < cards.count {
-                part.append((cards[i].id, Self.makeExcerpt(cards[i])))
+                part.append(Self.makeExcerpt(cards[i]))
                 i += chunks
             }
             lock.lock()
             results[chunk] = part
             lock.unlock()
         }
-        for part in results {
-            for (id, text) in part { excerpts[id] = text }
+        for (chunk, part) in results.enumerated() {
+            for (n, text) in part.enumerated() { keepExcerpt(text, of: cards[chunk + n * chunks]) }
         }
     }
 
@@ -201,7 +237,7 @@ struct CardHTML {
         // little text in the head (markup-heavy): the whole body.
         let length = stored.card.image == nil ? textExcerptLength : excerptLength
         var text = headText(description, bytes: length * 4)
-        if text.count < length && description.utf8.count > length * 4 {
+        if description.utf8.count > length * 4 && text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex) == nil {
             text = oneLine(HTMLText.plainText(description, linkURLs: false))
         }
         return cut(text, at: length)
@@ -239,9 +275,12 @@ struct CardHTML {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` cut after `limit` characters, at a space in the second half when there is one,
+    /// with "…". Counted up to `limit` only (`count` walked every character of every excerpt).
     static func cut(_ text: String, at limit: Int) -> String {
-        guard text.count > limit else { return text }
-        var cut = String(text.prefix(limit))
+        guard text.utf8.count > limit, let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
+              end < text.endIndex else { return text }
+        var cut = String(text[..<end])
         if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
             cut = String(cut[..<space])
         }

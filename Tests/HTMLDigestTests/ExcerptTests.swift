@@ -21,6 +21,11 @@ final class ExcerptTests: XCTestCase {
         XCTAssertEqual(CardHTML.oneLine("  a\n\nb\t c  "), "a b c")
         XCTAssertEqual(CardHTML.cut("one two three four", at: 12), "one two…")
         XCTAssertEqual(CardHTML.cut("short", at: 12), "short")
+        // Characters, not bytes: more bytes than the limit but no more characters is not cut.
+        XCTAssertEqual(CardHTML.cut("éééééé", at: 6), "éééééé")
+        XCTAssertEqual(CardHTML.cut("🇫🇷🇩🇪 e\u{301}", at: 4), "🇫🇷🇩🇪 e\u{301}")
+        XCTAssertEqual(CardHTML.cut("🇫🇷🇩🇪 e\u{301}x", at: 4), "🇫🇷🇩🇪 e\u{301}…")
+        XCTAssertEqual(CardHTML.cut("ab cd ef gh", at: 10), "ab cd ef…")
     }
 
     func testAgesAreCoarseSoPagesStayStable() {
@@ -53,5 +58,25 @@ final class ParallelExcerptTests: DigestTestCase {
         let long = try XCTUnwrap(stored.first { $0.card.id == "c89" })
         XCTAssertTrue(html.excerpt(long).hasPrefix("Item 89: word 89 & word 89"))
         XCTAssertTrue(html.excerpt(long).hasSuffix("…"))
+    }
+
+    /// A card shows on several pages of a run (its day's, its source's, its tags'): its excerpt
+    /// is made once and kept from page to page, unless the card changed in between.
+    func testExcerptsAreKeptFromPageToPageUntilTheCardChanges() throws {
+        let source = try store.upsertSource(SourceConfiguration(url: "https://one.example/feed"), now: now)
+        try store.saveFetch(sourceID: source, feed: FeedInfo(),
+                            cards: [Card(id: "a", title: "A", description: "<p>First <i>words</i></p>", link: "https://one.example/a")],
+                            validators: CacheValidators(), now: now, nextDue: nil)
+        let first = try XCTUnwrap(store.cards().first)
+        var html = CardHTML(images: [:])
+        html.prepareExcerpts([first])
+        html.forgetTexts()  // between pages: far below what it keeps
+        var edited = first
+        edited.card.description = "<p>Other words</p>"
+        XCTAssertEqual(html.excerpt(edited), "First words", "the same card (same changedAt): the kept excerpt")
+        edited.changedAt = Timestamp(secondsSince1970: first.changedAt.secondsSince1970 + 1)
+        XCTAssertEqual(html.excerpt(edited), "Other words", "the card changed since: made again")
+        html.prepareExcerpts([first])
+        XCTAssertEqual(html.excerpt(first), "First words")
     }
 }
