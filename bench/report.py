@@ -200,8 +200,13 @@ def update(hosts, runs_tsv, items_tsv, corpus_tsv):
     if f50 is not None:
         trips = max(1.0, big / (hosts * 24.0))
         bound = 1.5 * trips * 0.050
-        print("  all-304 %d feeds @50 ms: %.3f s = %.1f round trips; %d / (%d hosts x 24 per host) = %.1f -> goal <= %.3f s: %s"
-              % (big, f50, f50 / 0.050, big, hosts, trips, bound, "met" if f50 <= bound else "NOT met"))
+        # The goal is the for 5,000 feeds; a smaller list is told against the same bound
+        # as an indication only (200 feeds are 1 round trip by the formula, below what a
+        # connection's set-up takes), as the 0 ms line does.
+        goal = "met" if f50 <= bound else "NOT met"
+        print("  all-304 %d feeds @50 ms: %.3f s = %.1f round trips; %d / (%d hosts x 24 per host) = %.1f -> goal at 5,000 feeds <= 1.5x%s"
+              % (big, f50, f50 / 0.050, big, hosts, trips,
+                 " = %.3f s: %s" % (bound, goal) if big >= 5000 else " (%.3f s here; %s at this size)" % (bound, goal)))
     for n in sizes:
         rss = max((r["rss"] for (t, label), rs in runs.items() if t == "feeds" and parts(label)[0] == n for r in rs),
                   default=0) / 1024
