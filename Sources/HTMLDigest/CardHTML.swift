@@ -13,7 +13,7 @@ struct CardHTML {
     /// Excerpts and display titles by card id, each with the `changedAt` of the card it was
     /// made from, computed once: a card shows on its day's archive page, its source's page, its
     /// tags' pages and maybe the front page. Kept from page to page up to `keptTextBytes`
-    /// (`forgetTexts`).
+    /// (`forgetTextsPastLimit`).
     private var excerpts: [CardID: KeptText] = [:]
     private var titles: [CardID: KeptText] = [:]
     /// What `excerpts` and `titles` hold, about (their texts and a dictionary entry each).
@@ -143,7 +143,7 @@ struct CardHTML {
 
     /// Between pages: forgets the titles and excerpts worked out so far once they hold more than
     /// `keptTextBytes`, so that memory does not grow with the archive.
-    mutating func forgetTexts() {
+    mutating func forgetTextsPastLimit() {
         guard keptBytes > Self.keptTextBytes else { return }
         excerpts = [:]
         titles = [:]

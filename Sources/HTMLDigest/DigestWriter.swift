@@ -109,7 +109,7 @@ public struct DigestWriter {
                 guard !list.isEmpty else { return }
                 // The counts were read just before: a card saved in between shifts a page, no more.
                 let shown = SitePages.Day(name: day.name, count: day.count, pages: max(day.pages, page))
-                cards.forgetTexts()
+                cards.forgetTextsPastLimit()
                 cards.prepareExcerpts(list)
                 cards.startPage()
                 let first = ArchivePlaces.Key(list[0])
@@ -128,7 +128,7 @@ public struct DigestWriter {
             try flush()
         }
 
-        cards.forgetTexts()
+        cards.forgetTextsPastLimit()
         pages.places = places
         // The days a row's cards may be on: those from the day of `since` on.
         let sinceDay = options.since.secondsSince1970.saturatingSubtract(((options.since.secondsSince1970 % 86_400) + 86_400) % 86_400)
@@ -174,7 +174,7 @@ public struct DigestWriter {
                 return keep(relative, entry)
             }
             let shown = try list()
-            cards.forgetTexts()
+            cards.forgetTextsPastLimit()
             cards.prepareExcerpts(shown)
             cards.startPage()
             let days = daysOf(shown)

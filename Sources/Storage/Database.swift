@@ -190,6 +190,11 @@ final class Database {
     /// descriptors (`FileWriteback`); never leaves Storage.
     var handleForExtensions: OpaquePointer { handle }
 
+    /// The rows of `table`, counted up to `limit` only (a fold's "are there enough waiting").
+    func rowCount(of table: String, upTo limit: Int) throws -> Int {
+        try prepare("SELECT count(*) FROM (SELECT 1 FROM \(table) LIMIT \(max(0, limit)))").queryOne { $0.int(0) } ?? 0
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 

@@ -10,9 +10,7 @@ extension FeedStore {
     /// same before and after.
     public func settleDateOrder(foldingAtLeast minimum: Int = 1) throws {
         let wanted = max(1, minimum)
-        // Counted up to `wanted` only.
-        let waiting = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM unread_by_date_new LIMIT \(wanted))")
-            .queryOne { $0.int(0) } ?? 0
+        let waiting = try db.rowCount(of: "unread_by_date_new", upTo: wanted)
         guard waiting >= wanted else { return }
         let columns = "undated, sort_date, id, changed_at, source_id"
         try db.writeTransaction {

@@ -12,9 +12,8 @@ extension FeedStore {
     /// move (an all-304 run): no write lock taken. Listings are the same before and after.
     public func settleTitleOrder(foldingAtLeast minimum: Int = 1) throws {
         let wanted = max(1, minimum)
-        // Each counted up to `wanted` only.
-        let logged = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM card_titles_log LIMIT \(wanted))").queryOne { $0.int(0) } ?? 0
-        let waiting = try db.prepare("SELECT count(*) FROM (SELECT 1 FROM card_titles_new LIMIT \(wanted))").queryOne { $0.int(0) } ?? 0
+        let logged = try db.rowCount(of: "card_titles_log", upTo: wanted)
+        let waiting = try db.rowCount(of: "card_titles_new", upTo: wanted)
         let folding = logged + waiting >= wanted
         guard logged > 0 || folding else { return }
         // The three tables' columns are the key's terms, in its order (`titleTerms`).

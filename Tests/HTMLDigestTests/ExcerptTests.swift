@@ -70,7 +70,7 @@ final class ParallelExcerptTests: DigestTestCase {
         let first = try XCTUnwrap(store.cards().first)
         var html = CardHTML(images: [:])
         html.prepareExcerpts([first])
-        html.forgetTexts()  // between pages: far below what it keeps
+        html.forgetTextsPastLimit()  // between pages: far below what it keeps
         var edited = first
         edited.card.description = "<p>Other words</p>"
         XCTAssertEqual(html.excerpt(edited), "First words", "the same card (same changedAt): the kept excerpt")
