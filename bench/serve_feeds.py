@@ -45,7 +45,11 @@ for name in os.listdir(args.root):
         mtime = int(st.st_mtime)
         etag, lm = '"%x-%x"' % (mtime, len(body)), email.utils.formatdate(mtime, usegmt=True)
         validators = "ETag: %s\r\nLast-Modified: %s\r\n" % (etag, lm)
-        kind = "Content-Type: application/rss+xml; charset=utf-8\r\n"
+        # .rss (every bench corpus) as before; a JSON Feed as one, other XML with no charset
+        # (the document's own declaration decides: tools/symbol-order.sh serves encodings).
+        kind = {".json": "application/feed+json", ".xml": "application/xml", ".atom": "application/atom+xml"}.get(
+            os.path.splitext(name)[1], "application/rss+xml; charset=utf-8")
+        kind = "Content-Type: %s\r\n" % kind
         gz = gzip.compress(body, 6, mtime=0)
         BY_INODE[key] = {
             "etag": etag, "lm": lm,

@@ -7,8 +7,8 @@
 # held ~9.7 MB of the binary resident; with the functions it runs next to each other it holds
 # what it runs. Only the order changes: same code, same results.
 #
-# The workload, under callgrind (valgrind): a cold `feeds update` of 1,000 generated feeds on a
-# loopback server (bench/serve_feeds.py, 20 hosts), the all-304 pass after it, then `read`,
+# The workload, under callgrind (valgrind): a cold `feeds update` of 1,000 generated feeds and
+# the test fixtures' feeds of every format on a loopback server (bench/serve_feeds.py, 20 hosts), the all-304 pass after it, then `read`,
 # `search`, `sources` and `html` on that home; the functions it ran, most run first (update's
 # before the rest). Takes ~10 minutes; run it when the code an update runs has changed much
 # (a function missing from the list costs nothing but its page's neighbours: `--check BIN`
@@ -38,11 +38,23 @@ strip --strip-debug "$WORK/feeds"
 mkdir -p "$WORK/www" "$WORK/home"
 for i in $(seq 0 9); do python3 bench/gen_feed.py "$WORK/base$i.rss" --mb 0.06 --seed $((100 + i)) >/dev/null; done
 for i in $(seq 0 999); do ln "$WORK/base$((i % 10)).rss" "$WORK/www/f$i.rss"; done
+# The other formats and the broken ones, as a big subscription list has them (Atom 0.3 and
+# 1.0, RSS 0.91 and 1.0, JSON Feed, legacy encodings, ill-formed and hostile documents, pages
+# that are not feeds): the test fixtures, five copies each, so the code that parses them is
+# placed with the rest (the shared yardstick's corpus is a third Atom and a sixth RDF).
+FIXTURES=$(find Tests/Fixtures/feeds -type f \( -name '*.xml' -o -name '*.json' -o -name '*.html' \) | sort)
+n=0
+for f in $FIXTURES; do
+	for copy in 1 2 3 4 5; do cp "$f" "$WORK/www/x$n.${f##*.}"; n=$((n + 1)); done
+done
 python3 bench/serve_feeds.py "$WORK/www" --port-file "$WORK/port" --hosts 20 --max-seconds 3600 >/dev/null 2>&1 &
 SERVER=$!
 for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
-for i in $(seq 0 999); do echo "http://127.0.0.$((1 + i % 20)):$PORT/f$i.rss"; done >"$WORK/home/sources"
+{
+	for i in $(seq 0 999); do echo "http://127.0.0.$((1 + i % 20)):$PORT/f$i.rss"; done
+	for f in "$WORK"/www/x*; do echo "http://127.0.0.1:$PORT/${f##*/}"; done
+} >"$WORK/home/sources"
 
 run() {  # run NAME ARGS...: one command of the workload under callgrind
 	local name=$1; shift
