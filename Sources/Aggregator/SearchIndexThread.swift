@@ -28,6 +28,19 @@ final class SearchIndexThread: @unchecked Sendable {
     private var refreshes = 0
     private let maxWaiting: Int
     private var thread: Thread?
+    /// Pages a merge step writes between two looks at the rows waiting (~5 ms of work).
+    static let mergeStepPages = 128
+    /// Segments on one level at which the refreshes merge again (FTS5 merges a level of 16
+    /// whole inside one write, its 'crisismerge': on a million cards' third level ~100,000
+    /// pages; the levels merge at 8, `SearchIndexer.automerge`).
+    static let valveSegments = 12
+
+    /// Whether a run may leave the merges to the thread's idle time: the index's levels are
+    /// known and each holds fewer than `valveSegments` segments.
+    static func defersMerges(levels: [Int]?) -> Bool {
+        guard let levels else { return false }
+        return (levels.max() ?? 0) < valveSegments
+    }
 
     /// Starts the thread, which opens its own connection to the index of `storePath`.
     /// `cacheKiB`: the page cache of its connection to the index file (nil: SQLite's default).
@@ -84,10 +97,24 @@ final class SearchIndexThread: @unchecked Sendable {
         } catch {
             failure = error
         }
+        // FTS5's merges done while the thread waits for rows, not in its refreshes (see
+        // `SearchIndexer.deferMerges`): the last refreshes, which the run's end waits for,
+        // write only the new cards' words. Unless the idle time has not kept up: a level of
+        // `valveSegments` segments, and the refreshes merge again for the rest of the run.
+        var mergesDeferred = false
+        if let indexer, failure == nil, Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil) {
+            mergesDeferred = (try? indexer.deferMerges()) != nil
+        }
+        var mayMerge = false
         var last: SearchRefresh?
         condition.lock()
         while true {
-            while !finishing && waiting.count < batch { condition.wait() }
+            while !finishing && waiting.count < batch {
+                guard mayMerge, failure == nil, let indexer else { condition.wait(); continue }
+                condition.unlock()
+                mayMerge = (try? indexer.mergeStep(pages: Self.mergeStepPages)) ?? false
+                condition.lock()
+            }
             let rows = waiting
             waiting = SearchRows()
             let final = finishing
@@ -101,6 +128,11 @@ final class SearchIndexThread: @unchecked Sendable {
                     // every few refreshes: each checkpoint copies every page changed since the last
                     // one, and the same index pages change again between two refreshes.
                     refreshes += 1
+                    mayMerge = true  // its new segment may fill a level
+                    if mergesDeferred, !Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil),
+                       (try? indexer.resumeMerges()) != nil {
+                        mergesDeferred = false
+                    }
                     if refreshes % checkpointEvery == 0 { try? indexer.checkpoint() }
                 } catch {
                     failure = error  // later refreshes would fail alike; the next run or search catches up
@@ -111,6 +143,7 @@ final class SearchIndexThread: @unchecked Sendable {
         }
         // The index's log restarted for the next update (a failure leaves a longer log, which
         // the next connection reads back once: nothing lost).
+        if mergesDeferred { try? indexer?.resumeMerges() }
         if failure == nil { try? indexer?.leaveLogForNextRun() }
         // Closed before `finish` returns: the process may exit right after, and a connection
         // still open then leaves the write-ahead logs behind instead of checkpointing them.

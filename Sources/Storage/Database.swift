@@ -198,6 +198,10 @@ final class Database {
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// Rows changed by every INSERT, UPDATE and DELETE on this connection since it opened
+    /// (what FTS5's 'merge' command reports its work by).
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// The rowid of the last successful INSERT on this connection.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

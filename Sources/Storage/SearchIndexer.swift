@@ -57,6 +57,9 @@ public final class SearchIndexer {
         if try automergeSetting() != Self.automerge {
             try? db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(Self.automerge))")
         }
+        if try setting("usermerge") != Self.automerge {
+            try? db.execute("INSERT INTO card_search (card_search, rank) VALUES ('usermerge', \(Self.automerge))")
+        }
     }
 
     /// How many segments of one level FTS5 waits for before merging them into one of the next
@@ -71,7 +74,81 @@ public final class SearchIndexer {
 
     /// The index's 'automerge' setting (nil: never set, SQLite's default).
     func automergeSetting() throws -> Int? {
-        try db.prepare("SELECT v FROM card_search_config WHERE k = 'automerge'").queryOne { $0.int(0) } ?? nil
+        try setting("automerge")
+    }
+
+    /// One of FTS5's settings of the index (nil: never set, SQLite's default).
+    func setting(_ name: String) throws -> Int? {
+        try db.prepare("SELECT v FROM card_search_config WHERE k = ?1").queryOne([.text(name)]) { $0.int(0) } ?? nil
+    }
+
+    // MARK: - Merges out of the update's last stretch
+
+    /// FTS5 merges nothing when a refresh writes, until `resumeMerges`: the update's index
+    /// thread merges in `mergeStep`s when it waits for rows instead. FTS5 does merge work in
+    /// each write in proportion to the pages written and to the levels the index has (a new
+    /// index 1, a home a few updates old 3, the bench's million cards 4), so on any home but a
+    /// new one the thread's refreshes took ~40% longer, it fell behind the saving, and the
+    /// run's end waited for its last refreshes and for their merged pages to be synced: 200 new
+    /// feeds on a home six updates old, the end 177 ms against an empty home's 84 (with merges
+    /// left out altogether 90 ms). The setting is the index's own, written in its file; a run
+    /// that stops before `resumeMerges` leaves it to the next `SearchIndexer` opened, which
+    /// puts `automerge` back. Where idle time does not keep up, the thread merges in refreshes
+    /// again once a level piles up (`levelSegments`, `SearchIndexThread.valveSegments`), short of
+    /// the 16 segments at which FTS5 merges a whole level inside one write ('crisismerge').
+    public func deferMerges() throws {
+        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', 0)")
+    }
+
+    /// The segments on each level of the index, lowest first, read from FTS5's structure
+    /// record (its row 10 of `card_search_data`: a 4-byte cookie, then varints: levels,
+    /// segments, write counter, then per level the segments being merged, the segments, and
+    /// per segment its id, first and last page; SQLite 3.44 and later mark a second version by
+    /// 4 more bytes and write 5 more varints a segment). Nil when the record is missing or
+    /// reads otherwise: the caller then merges as FTS5 does by default.
+    public func levelSegments() throws -> [Int]? {
+        guard let record = try db.prepare("SELECT block FROM card_search_data WHERE id = 10").queryOne([], { $0.blob(0) })
+        else { return nil }
+        return Self.levelSegments(structure: record)
+    }
+
+    static func levelSegments(structure bytes: [UInt8]) -> [Int]? {
+        guard bytes.count >= 4 else { return nil }
+        var reader = VarintReader(bytes: bytes, at: 4)
+        var version2 = false
+        if bytes.count >= 8, Array(bytes[4..<8]) == [0xFF, 0x00, 0x00, 0x01] {
+            version2 = true
+            reader.offset = 8
+        }
+        guard let levels = reader.next(), let segments = reader.next(), reader.next() != nil,
+              levels <= 64, segments <= 10_000 else { return nil }
+        var counts: [Int] = []
+        var total: UInt64 = 0
+        for _ in 0..<levels {
+            guard reader.next() != nil, let count = reader.next(), count <= 10_000 else { return nil }
+            for _ in 0..<count {
+                for _ in 0..<(version2 ? 8 : 3) where reader.next() == nil { return nil }
+            }
+            counts.append(Int(count))
+            total += count
+        }
+        return total == segments ? counts : nil
+    }
+
+    /// Merges as a refresh did before `deferMerges`.
+    public func resumeMerges() throws {
+        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(Self.automerge))")
+    }
+
+    /// Merges segments of a level that has `automerge` of them (its 'usermerge' is that same
+    /// number), or goes on with a merge under way, writing about `pages` pages in its own
+    /// transaction; false when there was nothing to merge.
+    public func mergeStep(pages: Int) throws -> Bool {
+        let before = db.totalChanges
+        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('merge', \(max(1, pages)))")
+        if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
+        // FTS5's own test: two rows or more changed when it merged anything.
+        return db.totalChanges - before >= 2
     }
 
     /// The index file, with its schema; a file that is not SQLite or has another schema
@@ -359,5 +436,30 @@ public struct SearchRows: Sendable {
     /// Adds `other`'s rows; its rows win (they are newer).
     public mutating func merge(_ other: SearchRows) {
         byID.merge(other.byID) { _, newer in newer }
+    }
+}
+
+/// SQLite's variable-length integers (1-9 bytes, 7 bits a byte, big end first, the ninth byte
+/// whole), as FTS5 writes them; nil past the end.
+struct VarintReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    init(bytes: [UInt8], at offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    mutating func next() -> UInt64? {
+        var value: UInt64 = 0
+        for index in 0..<9 {
+            guard offset < bytes.count else { return nil }
+            let byte = bytes[offset]
+            offset += 1
+            if index == 8 { return value << 8 | UInt64(byte) }
+            value = value << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { return value }
+        }
+        return value
     }
 }

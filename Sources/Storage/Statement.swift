@@ -130,6 +130,13 @@ struct Row {
         return try body(UnsafeBufferPointer(start: sqlite3_column_text(handle, column), count: count))
     }
 
+    /// The column's bytes (a blob's; empty for NULL and for an empty blob).
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let start = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
     func timestamp(_ column: Int32) -> Timestamp { Timestamp(secondsSince1970: int64(column)) }
 
     func optionalTimestamp(_ column: Int32) -> Timestamp? {
