@@ -30,6 +30,12 @@ final class SearchIndexThread: @unchecked Sendable {
     private var thread: Thread?
     /// Pages a merge step writes between two looks at the rows waiting (~5 ms of work).
     static let mergeStepPages = 128
+    /// Merge steps a refresh earns (and at most four refreshes' worth kept): 512 pages, about
+    /// the merge work FTS5 itself does in a refresh (its pages times the index's levels: 50-190
+    /// pages on the million's 4 levels), so the merges keep up, and a long merge (8 segments of
+    /// the million's third level, ~240,000 pages) goes at that pace rather than filling each
+    /// run's idle time and its log.
+    static let mergeStepsPerRefresh = 4
     /// Segments on one level at which the refreshes merge again (FTS5 merges a level of 16
     /// whole inside one write, its 'crisismerge': on a million cards' third level ~100,000
     /// pages; the levels merge at 8, `SearchIndexer.automerge`).
@@ -105,14 +111,15 @@ final class SearchIndexThread: @unchecked Sendable {
         if let indexer, failure == nil, Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil) {
             mergesDeferred = (try? indexer.deferMerges()) != nil
         }
-        var mayMerge = false
+        var mergeSteps = 0
         var last: SearchRefresh?
         condition.lock()
         while true {
             while !finishing && waiting.count < batch {
-                guard mayMerge, failure == nil, let indexer else { condition.wait(); continue }
+                guard mergeSteps > 0, failure == nil, let indexer else { condition.wait(); continue }
                 condition.unlock()
-                mayMerge = (try? indexer.mergeStep(pages: Self.mergeStepPages)) ?? false
+                let merged = (try? indexer.mergeStep(pages: Self.mergeStepPages)) ?? false
+                mergeSteps = merged ? mergeSteps - 1 : 0
                 condition.lock()
             }
             let rows = waiting
@@ -128,7 +135,8 @@ final class SearchIndexThread: @unchecked Sendable {
                     // every few refreshes: each checkpoint copies every page changed since the last
                     // one, and the same index pages change again between two refreshes.
                     refreshes += 1
-                    mayMerge = true  // its new segment may fill a level
+                    // Its new segment may fill a level; steps earned by refreshes, a few kept.
+                    mergeSteps = min(mergeSteps + Self.mergeStepsPerRefresh, 4 * Self.mergeStepsPerRefresh)
                     if mergesDeferred, !Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil),
                        (try? indexer.resumeMerges()) != nil {
                         mergesDeferred = false
