@@ -131,16 +131,17 @@ final class SearchIndexThread: @unchecked Sendable {
                     let refresh = try indexer.refresh(rows)
                     indexed += refresh.indexed
                     last = refresh
-                    // The logs, copied here while the writer saves (see `UpdateRunner.checkpointPages`),
-                    // every few refreshes: each checkpoint copies every page changed since the last
-                    // one, and the same index pages change again between two refreshes.
-                    refreshes += 1
-                    // Its new segment may fill a level; steps earned by refreshes, a few kept.
+                    // Its new segment may fill a level: merge steps earned, a few refreshes' kept;
+                    // past the valve, merging in the refreshes again.
                     mergeSteps = min(mergeSteps + Self.mergeStepsPerRefresh, 4 * Self.mergeStepsPerRefresh)
                     if mergesDeferred, !Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil),
                        (try? indexer.resumeMerges()) != nil {
                         mergesDeferred = false
                     }
+                    // The logs, copied here while the writer saves (see `UpdateRunner.checkpointPages`),
+                    // every few refreshes: each checkpoint copies every page changed since the last
+                    // one, and the same index pages change again between two refreshes.
+                    refreshes += 1
                     if refreshes % checkpointEvery == 0 { try? indexer.checkpoint() }
                 } catch {
                     failure = error  // later refreshes would fail alike; the next run or search catches up
