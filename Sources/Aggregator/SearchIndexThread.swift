@@ -108,7 +108,7 @@ final class SearchIndexThread: @unchecked Sendable {
         // write only the new cards' words. Unless the idle time has not kept up: a level of
         // `valveSegments` segments, and the refreshes merge again for the rest of the run.
         var mergesDeferred = false
-        if let indexer, failure == nil, Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil) {
+        if let indexer, failure == nil, Self.defersMerges(levels: indexer.levelSegments()) {
             mergesDeferred = (try? indexer.deferMerges()) != nil
         }
         var mergeSteps = 0
@@ -134,7 +134,7 @@ final class SearchIndexThread: @unchecked Sendable {
                     // Its new segment may fill a level: merge steps earned, a few refreshes' kept;
                     // past the valve, merging in the refreshes again.
                     mergeSteps = min(mergeSteps + Self.mergeStepsPerRefresh, 4 * Self.mergeStepsPerRefresh)
-                    if mergesDeferred, !Self.defersMerges(levels: (try? indexer.levelSegments()) ?? nil),
+                    if mergesDeferred, !Self.defersMerges(levels: indexer.levelSegments()),
                        (try? indexer.resumeMerges()) != nil {
                         mergesDeferred = false
                     }

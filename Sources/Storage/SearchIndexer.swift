@@ -54,11 +54,9 @@ public final class SearchIndexer {
         // The merge policy, in this one place for a new index and for one made before it (which
         // has SQLite's default): written once, then only read. Should the file be busy, the
         // index works as well with the default, and the next opening sets it.
-        if try automergeSetting() != Self.automerge {
-            try? db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(Self.automerge))")
-        }
-        if try setting("usermerge") != Self.automerge {
-            try? db.execute("INSERT INTO card_search (card_search, rank) VALUES ('usermerge', \(Self.automerge))")
+        // `usermerge` is the same number for the update's merge steps (`mergeStep`).
+        for name in ["automerge", "usermerge"] where try setting(name) != Self.automerge {
+            try? setSetting(name, Self.automerge)
         }
     }
 
@@ -82,6 +80,12 @@ public final class SearchIndexer {
         try db.prepare("SELECT v FROM card_search_config WHERE k = ?1").queryOne([.text(name)]) { $0.int(0) } ?? nil
     }
 
+    /// Writes one of FTS5's settings (kept in the index file), or runs one of its commands
+    /// ('merge'), through the table's special INSERT. `name` is one of this type's own words.
+    private func setSetting(_ name: String, _ value: Int) throws {
+        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('\(name)', \(value))")
+    }
+
     // MARK: - Merges out of the update's last stretch
 
     /// FTS5 merges nothing when a refresh writes, until `resumeMerges`: the update's index
@@ -97,7 +101,7 @@ public final class SearchIndexer {
     /// again once a level piles up (`levelSegments`, `SearchIndexThread.valveSegments`), short of
     /// the 16 segments at which FTS5 merges a whole level inside one write ('crisismerge').
     public func deferMerges() throws {
-        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', 0)")
+        try setSetting("automerge", 0)
     }
 
     /// The segments on each level of the index, lowest first, read from FTS5's structure
@@ -105,9 +109,10 @@ public final class SearchIndexer {
     /// segments, write counter, then per level the segments being merged, the segments, and
     /// per segment its id, first and last page; SQLite 3.44 and later mark a second version by
     /// 4 more bytes and write 5 more varints a segment). Nil when the record is missing or
-    /// reads otherwise: the caller then merges as FTS5 does by default.
-    public func levelSegments() throws -> [Int]? {
-        guard let record = try db.prepare("SELECT block FROM card_search_data WHERE id = 10").queryOne([], { $0.blob(0) })
+    /// reads otherwise, or cannot be read (a busy file): the caller then merges as FTS5 does
+    /// by default.
+    public func levelSegments() -> [Int]? {
+        guard let record = (try? db.prepare("SELECT block FROM card_search_data WHERE id = 10").queryOne([], { $0.blob(0) })) ?? nil
         else { return nil }
         return Self.levelSegments(structure: record)
     }
@@ -126,8 +131,9 @@ public final class SearchIndexer {
         var total: UInt64 = 0
         for _ in 0..<levels {
             guard reader.next() != nil, let count = reader.next(), count <= 10_000 else { return nil }
-            for _ in 0..<count {
-                for _ in 0..<(version2 ? 8 : 3) where reader.next() == nil { return nil }
+            // Each segment's numbers, skipped: 3, or 8 in the second version.
+            for _ in 0..<(count * (version2 ? 8 : 3)) {
+                guard reader.next() != nil else { return nil }
             }
             counts.append(Int(count))
             total += count
@@ -137,7 +143,7 @@ public final class SearchIndexer {
 
     /// Merges as a refresh did before `deferMerges`.
     public func resumeMerges() throws {
-        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('automerge', \(Self.automerge))")
+        try setSetting("automerge", Self.automerge)
     }
 
     /// Merges segments of a level that has `automerge` of them (its 'usermerge' is that same
@@ -145,7 +151,7 @@ public final class SearchIndexer {
     /// transaction; false when there was nothing to merge.
     public func mergeStep(pages: Int) throws -> Bool {
         let before = db.totalChanges
-        try db.execute("INSERT INTO card_search (card_search, rank) VALUES ('merge', \(max(1, pages)))")
+        try setSetting("merge", max(1, pages))
         if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
         // FTS5's own test: two rows or more changed when it merged anything.
         return db.totalChanges - before >= 2
