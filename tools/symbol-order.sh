@@ -9,10 +9,11 @@
 #
 # The workload, under callgrind (valgrind): a cold `feeds update` of 1,000 generated feeds and
 # the test fixtures' feeds of every format on a loopback server (bench/serve_feeds.py, 20
-# hosts), the all-304 pass after it, then `read`, `search`, `sources` and `html` on that home; the functions it ran, most run first (update's
-# before the rest). Takes ~10 minutes; run it when the code an update runs has changed much
-# (a function missing from the list costs nothing but its page's neighbours: `--check BIN`
-# says how many of the listed names the binary still has).
+# hosts), the all-304 pass after it, then `read`, `search`, `sources` and `html` on that home;
+# the functions it ran, most run first (update's before the rest). Takes ~10 minutes; run it
+# when the code an update runs has changed much (a function missing from the list costs nothing
+# but its page's neighbours: `--check BIN` says how many of the listed names the binary still
+# has).
 #
 # Usage: tools/symbol-order.sh            (builds, runs the workload, writes the list)
 #        tools/symbol-order.sh --check BIN

@@ -70,11 +70,6 @@ public final class SearchIndexer {
     /// at 16 segments of a level, merges them all in one refresh).
     static let automerge = 8
 
-    /// The index's 'automerge' setting (nil: never set, SQLite's default).
-    func automergeSetting() throws -> Int? {
-        try setting("automerge")
-    }
-
     /// One of FTS5's settings of the index (nil: never set, SQLite's default).
     func setting(_ name: String) throws -> Int? {
         try db.prepare("SELECT v FROM card_search_config WHERE k = ?1").queryOne([.text(name)]) { $0.int(0) } ?? nil

@@ -45,12 +45,12 @@ final class SearchIndexFileTests: StoreTestCase {
     /// index and in one made before, which has SQLite's default until it is opened.
     func testTheIndexMergesSegmentsEightAtATimeNewOrOld() throws {
         try save([card("a", "Aardvark")], to: source, at: t(1))
-        XCTAssertEqual(try SearchIndexer(storePath: databasePath).automergeSetting(), 8)
+        XCTAssertEqual(try SearchIndexer(storePath: databasePath).setting("automerge"), 8)
         let older = try SearchIndexer(storePath: databasePath)
         try older.db.execute("DELETE FROM card_search_config WHERE k = 'automerge'")
-        XCTAssertNil(try older.automergeSetting(), "as SQLite makes an index")
+        XCTAssertNil(try older.setting("automerge"), "as SQLite makes an index")
         let opened = try SearchIndexer(storePath: databasePath)
-        XCTAssertEqual(try opened.automergeSetting(), 8)
+        XCTAssertEqual(try opened.setting("automerge"), 8)
         try save([card("b", "Badger")], to: source, at: t(2))
         XCTAssertEqual(try found("badger"), ["b"])
         XCTAssertEqual(try found("aardvark"), ["a"])

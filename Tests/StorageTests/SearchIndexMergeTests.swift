@@ -23,7 +23,7 @@ final class SearchIndexMergeTests: StoreTestCase {
     func testDeferredMergesLeaveSegmentsThatStepsMerge() throws {
         let indexer = try SearchIndexer(storePath: databasePath)
         try indexer.deferMerges()
-        XCTAssertEqual(try indexer.automergeSetting(), 0)
+        XCTAssertEqual(try indexer.setting("automerge"), 0)
         XCTAssertEqual(try indexer.setting("usermerge"), 8)
         for k in 0..<9 {
             try save([article("c\(k)", title: "Otter \(k)", description: "<p>river otter number\(k)</p>")], to: source, at: t(k))
@@ -38,7 +38,7 @@ final class SearchIndexMergeTests: StoreTestCase {
         XCTAssertEqual(levels.last, 1)
         XCTAssertFalse(try indexer.mergeStep(pages: 128), "nothing left to merge")
         try indexer.resumeMerges()
-        XCTAssertEqual(try indexer.automergeSetting(), SearchIndexer.automerge)
+        XCTAssertEqual(try indexer.setting("automerge"), SearchIndexer.automerge)
         XCTAssertEqual(try found("otter"), 9)
         XCTAssertEqual(try found("number4"), 1)
     }
@@ -48,7 +48,7 @@ final class SearchIndexMergeTests: StoreTestCase {
     func testAnIndexLeftWithMergesDeferredMergesAgainOnceOpened() throws {
         try save([article("a", title: "Aardvark")], to: source, at: t(1))
         try SearchIndexer(storePath: databasePath).deferMerges()
-        XCTAssertEqual(try SearchIndexer(storePath: databasePath).automergeSetting(), SearchIndexer.automerge)
+        XCTAssertEqual(try SearchIndexer(storePath: databasePath).setting("automerge"), SearchIndexer.automerge)
         XCTAssertEqual(try found("aardvark"), 1)
     }
 
