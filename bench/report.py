@@ -264,8 +264,8 @@ def read(runs_tsv, info_tsv):
 
 def scale(runs_tsv, info_tsv):
     """The read/search/sources commands on a big database: the goal (< 50 ms of work) judged on
-    the wall time less start-up (`feeds --version`), and on the CPU time (user + sys, 10 ms
-    resolution) less start-up's, which a busy machine disturbs less."""
+    the wall time less start-up (`feeds --version`), and on the CPU time (user + sys, to the
+    microsecond: bench/repeat.py) less start-up's, which a busy machine disturbs less."""
     info = {r[0]: r[1] for r in read_tsv(info_tsv)}
     runs = {}
     for r in read_tsv(runs_tsv):
@@ -282,7 +282,7 @@ def scale(runs_tsv, info_tsv):
         if label != "version" and cpu_work >= 0.050:
             missed.append(label)
         rows.append([label, "%.3f (%.3f-%.3f)" % (m, min(walls), max(walls)) if len(walls) > 1 else "%.3f" % m,
-                     "%.3f" % work, "%.2f" % c, "%.1f" % (max(r["rss"] for r in rs) / 1024), goal,
+                     "%.3f" % work, "%.3f" % c, "%.1f" % (max(r["rss"] for r in rs) / 1024), goal,
                      "ok" if not bad else "exit " + ",".join(map(str, sorted(set(bad))))])
     print("SCALE (%s cards, database %s MB)" % (info.get("cards", "?"), info.get("db_mb", "?")))
     print("wall = median (min-max) of the whole process; work = wall - wall of `feeds --version` (start-up);")
