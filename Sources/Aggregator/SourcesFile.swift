@@ -276,9 +276,8 @@ public enum SourcesFile {
                 }
                 // Lowercased only when it has a capital A-Z or a byte past ASCII (most keys are
                 // written in lowercase: `lowercased()` of each was 3 % of reading a line).
-                let keyBytes = word.utf8[..<eq]
-                let key = keyBytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
-                    ? String(decoding: keyBytes, as: UTF8.self) : String(decoding: keyBytes, as: UTF8.self).lowercased()
+                let written = String(decoding: word.utf8[..<eq], as: UTF8.self)
+                let key = written.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) ? written : written.lowercased()
                 let value = String(decoding: word.utf8[word.utf8.index(after: eq)...], as: UTF8.self)
                 switch key {
                 case "name":

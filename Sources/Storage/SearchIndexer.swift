@@ -147,7 +147,7 @@ public final class SearchIndexer {
     public func mergeStep(pages: Int) throws -> Bool {
         let before = db.totalChanges
         try setSetting("merge", max(1, pages))
-        if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
+        startLogWriteback()
         // FTS5's own test: two rows or more changed when it merged anything.
         return db.totalChanges - before >= 2
     }
@@ -251,7 +251,7 @@ public final class SearchIndexer {
             try db.execute("UPDATE search_state SET id = 1")
             let result = try refreshLocked(rows)
             try db.execute("COMMIT")
-            if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
+            startLogWriteback()
             return result
         } catch {
             if db.isInTransaction { try? db.execute("ROLLBACK") }
@@ -269,6 +269,12 @@ public final class SearchIndexer {
         try db.keepLogFile("store")
         try db.keepLogFile("main")
         writesLogBack = true
+    }
+
+    /// After each write of the update's thread (a refresh, a merge step): the log's new pages
+    /// started on their way to the disk (`keepLogFiles`); elsewhere nothing.
+    private func startLogWriteback() {
+        if writesLogBack, FileWriteback.start(db, .log) { logWritebacks += 1 }
     }
 
     /// The end of an update's indexing: the index's log restarted for the next update as the
